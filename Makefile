@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# colorguard top-level make targets. Kernel modules are built by Kbuild
+# (see Kbuild); everything else is plain make. Each part adds its own
+# rules in a build.mk next to its sources, included below.
+#
+#   make                       host tools and tests, modules for $(ARCH)
+#   make modules ARCH=arm64    cross-build the modules
+#   make KDIR=/path/to/kernel  build against another kernel tree or headers
+#   make check                 host tests, then VM suites on x86_64 and arm64
+#   make vm-shell ARCH=arm64   interactive guest
+#   make lint                  checkpatch --strict, W=1 C=1 module builds
+
+TOP := $(CURDIR)
+CACHE ?= $(or $(CG_CACHE),$(TOP)/.cache)
+BUILD := $(TOP)/build
+RESULTS := $(BUILD)/results
+export CG_CACHE := $(CACHE)
+
+# ARCH follows the kernel's names; aarch64/x86 are accepted too.
+ARCH ?= x86_64
+override ARCH := $(patsubst aarch64,arm64,$(patsubst x86,x86_64,$(ARCH)))
+ifeq ($(filter x86_64 arm64,$(ARCH)),)
+$(error ARCH must be x86_64 or arm64, not $(ARCH))
+endif
+
+KABI = $(shell cat $(CACHE)/kabi 2>/dev/null)
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+KDIR ?= $(CACHE)/guest/arm64/headers
+GUEST_CC := aarch64-linux-gnu-gcc
+else
+CROSS_COMPILE ?=
+KDIR ?= /usr/src/linux-headers-$(KABI)-amd64
+GUEST_CC := gcc
+endif
+
+HOST_CC ?= gcc
+HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Werror -std=gnu11
+HOST_CFLAGS += -I$(TOP)/include
+KSFT_INC := $(CACHE)/linux-src/tools/testing/selftests
+CHECKPATCH := $(CACHE)/linux-src/scripts/checkpatch.pl
+
+# Static programs that run inside the guest (one .c file each, in the
+# selftests/<suite>/ folders that have a vm-run script).
+GUEST_CFLAGS := -O2 -g -static -Wall -Wextra -Werror -std=gnu11 \
+	-I$(TOP)/include -isystem $(KSFT_INC) -pthread
+GUEST := $(BUILD)/$(ARCH)/guest
+VM_SUITE_DIRS := $(patsubst %/vm-run,%,$(wildcard selftests/*/vm-run))
+GUEST_SRCS := $(foreach d,$(VM_SUITE_DIRS),$(wildcard $(d)/*.c))
+GUEST_PROGS := $(patsubst selftests/%.c,$(GUEST)/%,$(GUEST_SRCS))
+
+# Parts register here: host executables that print TAP (run by check-host),
+# and extra prerequisites of `all`.
+HOST_TAP_TESTS :=
+HOST_ALL :=
+HV_COLOR_SRCS :=
+.DEFAULT_GOAL := all
+include $(sort $(wildcard */build.mk selftests/*/build.mk scripts/*/build.mk))
+
+.PHONY: all deps deps-host modules guest host check check-host check-vm \
+	check-negative vm-shell lint clean help
+all: host modules
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@scripts/install-deps all
+deps-host:
+	@scripts/install-deps host
+
+# Kbuild writes objects beside the sources, so each ARCH builds in its own
+# staged copy of the kernel-side tree.
+KMOD := $(BUILD)/$(ARCH)/kmod
+KSRC := Kbuild include hv-color mm-color memguard selftests/modules
+KCONFIG_PARTS := CONFIG_HV_COLOR=m \
+	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \
+	$(if $(wildcard memguard/Kbuild),CONFIG_MEMGUARD=m)
+modules:
+	@[ -d "$(KDIR)" ] || scripts/install-deps vm
+	@mkdir -p $(KMOD)/selftests
+	@for d in $(KSRC); do [ -e $$d ] && cp -a --parents -u $$d $(KMOD)/ || true; done
+	$(MAKE) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
+		$(KCONFIG_PARTS) modules
+	@mkdir -p $(BUILD)/$(ARCH)/modules
+	@find $(KMOD) -name '*.ko' -exec cp -u {} $(BUILD)/$(ARCH)/modules/ \;
+
+guest: $(GUEST_PROGS)
+$(GUEST)/%: selftests/%.c $(HV_COLOR_SRCS) $(wildcard include/colorguard/*.h)
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $< $(HV_COLOR_SRCS) -lm
+
+host: $(HOST_ALL) $(HOST_TAP_TESTS)
+
+check-host: host
+	@mkdir -p $(RESULTS)
+	@rc=0; for t in $(HOST_TAP_TESTS); do \
+		scripts/tap-run --name host-$$(basename $$t) --out $(RESULTS) -- $$t || rc=1; \
+	done; exit $$rc
+
+# One boot runs every VM suite of this architecture.
+VM_SUITES ?= $(patsubst selftests/%,%,$(VM_SUITE_DIRS))
+check-vm: modules guest
+	@mkdir -p $(RESULTS)
+	scripts/vm/run --arch $(ARCH) --results $(RESULTS) $(VM_SUITES)
+
+check-negative:
+	@mkdir -p $(RESULTS)
+	@scripts/tap-run --name negative-$(ARCH) --out $(RESULTS) -- \
+		selftests/bed/negative/run $(ARCH)
+
+# Everything, never stopping at the first failure; the summary decides.
+check:
+	@scripts/install-deps all
+	@rm -rf $(RESULTS)
+	-@$(MAKE) --no-print-directory check-host
+	-@$(MAKE) --no-print-directory check-vm ARCH=x86_64
+	-@$(MAKE) --no-print-directory check-vm ARCH=arm64
+	-@$(MAKE) --no-print-directory check-negative ARCH=x86_64
+	@scripts/tap-summary $(RESULTS)
+
+vm-shell: modules guest
+	scripts/vm/run --arch $(ARCH) --shell
+
+lint:
+	@[ -x $(CHECKPATCH) ] || scripts/install-deps host
+	$(CHECKPATCH) --strict --no-tree --terse -f \
+		$$(git ls-files '*.c' '*.h' | grep -v '^selftests/hv-color/\|^scripts/')
+	$(MAKE) modules W=1 C=1
+
+clean:
+	rm -rf $(BUILD)
