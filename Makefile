@@ -24,6 +24,17 @@ ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH must be x86_64 or arm64, not $(ARCH))
 endif
 
+# KERNEL=debian: Debian's 6.1 kernel; KERNEL=debug: the KASAN, kmemleak and
+# lockdep kernel that scripts/debug-kernel/build makes from linux-source-6.1.
+KERNEL ?= debian
+ifeq ($(filter debian debug,$(KERNEL)),)
+$(error KERNEL must be debian or debug, not $(KERNEL))
+endif
+TARGET := $(ARCH)$(if $(filter debug,$(KERNEL)),-debug)
+ifeq ($(KERNEL),debug)
+KDIR ?= $(CACHE)/debug-kernel/$(ARCH)
+endif
+
 KABI = $(shell cat $(CACHE)/kabi 2>/dev/null)
 ifeq ($(ARCH),arm64)
 CROSS_COMPILE ?= aarch64-linux-gnu-
@@ -72,19 +83,23 @@ deps-host:
 
 # Kbuild writes objects beside the sources, so each ARCH builds in its own
 # staged copy of the kernel-side tree.
-KMOD := $(BUILD)/$(ARCH)/kmod
+KMOD := $(BUILD)/$(TARGET)/kmod
+MODDIR := $(BUILD)/$(TARGET)/modules
 KSRC := Kbuild include hv-color mm-color memguard selftests/modules
 KCONFIG_PARTS := CONFIG_HV_COLOR=m \
 	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \
 	$(if $(wildcard memguard/Kbuild),CONFIG_MEMGUARD=m)
 modules:
+ifeq ($(KERNEL),debug)
+	@scripts/debug-kernel/build $(ARCH) > /dev/null
+endif
 	@[ -d "$(KDIR)" ] || scripts/install-deps vm
 	@mkdir -p $(KMOD)/selftests
 	@for d in $(KSRC); do [ -e $$d ] && cp -a --parents -u $$d $(KMOD)/ || true; done
 	$(MAKE) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
 		$(KCONFIG_PARTS) modules
-	@mkdir -p $(BUILD)/$(ARCH)/modules
-	@find $(KMOD) -name '*.ko' -exec cp -u {} $(BUILD)/$(ARCH)/modules/ \;
+	@mkdir -p $(MODDIR)
+	@find $(KMOD) -name '*.ko' -exec cp -u {} $(MODDIR)/ \;
 
 guest: $(GUEST_PROGS)
 $(GUEST)/%: selftests/%.c $(HV_COLOR_SRCS) $(wildcard include/colorguard/*.h)
@@ -103,25 +118,27 @@ check-host: host
 VM_SUITES ?= $(patsubst selftests/%,%,$(VM_SUITE_DIRS))
 check-vm: modules guest
 	@mkdir -p $(RESULTS)
-	scripts/vm/run --arch $(ARCH) --results $(RESULTS) $(VM_SUITES)
+	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) $(VM_SUITES)
 
-check-negative:
+check-negative: modules guest
 	@mkdir -p $(RESULTS)
-	@scripts/tap-run --name negative-$(ARCH) --out $(RESULTS) -- \
-		selftests/bed/negative/run $(ARCH)
+	@scripts/tap-run --name negative-$(TARGET) --out $(RESULTS) -- \
+		selftests/bed/negative/run $(ARCH) $(KERNEL)
 
 # Everything, never stopping at the first failure; the summary decides.
 check:
 	@scripts/install-deps all
 	@rm -rf $(RESULTS)
-	-@$(MAKE) --no-print-directory check-host
-	-@$(MAKE) --no-print-directory check-vm ARCH=x86_64
-	-@$(MAKE) --no-print-directory check-vm ARCH=arm64
-	-@$(MAKE) --no-print-directory check-negative ARCH=x86_64
+	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
+		$(MAKE) --no-print-directory check-host
+	-@for a in x86_64 arm64; do scripts/tap-run --step check-vm-$$a --prefix $$a- \
+		--out $(RESULTS) -- $(MAKE) --no-print-directory check-vm ARCH=$$a; done
+	-@scripts/tap-run --step check-negative --prefix negative- --out $(RESULTS) -- \
+		$(MAKE) --no-print-directory check-negative ARCH=x86_64
 	@scripts/tap-summary $(RESULTS)
 
 vm-shell: modules guest
-	scripts/vm/run --arch $(ARCH) --shell
+	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --shell
 
 lint:
 	@[ -x $(CHECKPATCH) ] || scripts/install-deps host

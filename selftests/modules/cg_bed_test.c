@@ -1,23 +1,58 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test-bed module: proves that modules build, load and unload on every
- * guest architecture, and plants a kernel warning on request so the VM
- * runner's splat detector can be shown to work.
+ * guest architecture, and plants a bug on request so that the VM runner's
+ * detectors (kernel log splats, KASAN, kmemleak) can be shown to work.
  */
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 static char *plant = "none";
 module_param(plant, charp, 0444);
-MODULE_PARM_DESC(plant, "bug to plant at load: none or warn");
+MODULE_PARM_DESC(plant, "bug to plant at load: none, warn, uaf or leak");
+
+static int plant_use_after_free(void)
+{
+	char *buf = kmalloc(64, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	kfree(buf);
+	/* Keep the compiler from seeing (and refusing) the planted bug. */
+	OPTIMIZER_HIDE_VAR(buf);
+	pr_info("cg_bed_test: read after free: %d\n", READ_ONCE(buf[8]));
+	return 0;
+}
+
+static int plant_leak(void)
+{
+	char *buf = kmalloc(512, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	/* The only reference dies with this frame: kmemleak must find it. */
+	memset(buf, 0x5a, 512);
+	OPTIMIZER_HIDE_VAR(buf);
+	return 0;
+}
 
 static int __init cg_bed_test_init(void)
 {
+	int err = 0;
+
 	if (!strcmp(plant, "warn"))
 		WARN(1, "cg_bed_test: planted warning\n");
+	else if (!strcmp(plant, "uaf"))
+		err = plant_use_after_free();
+	else if (!strcmp(plant, "leak"))
+		err = plant_leak();
 	else if (strcmp(plant, "none"))
 		return -EINVAL;
+	if (err)
+		return err;
 	pr_info("cg_bed_test: loaded (plant=%s)\n", plant);
 	return 0;
 }
