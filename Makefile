@@ -83,8 +83,8 @@ deps-host:
 
 # Kbuild writes objects beside the sources, so each ARCH builds in its own
 # staged copy of the kernel-side tree.
-KMOD := $(BUILD)/$(TARGET)/kmod
-MODDIR := $(BUILD)/$(TARGET)/modules
+KMOD ?= $(BUILD)/$(TARGET)/kmod
+MODDIR ?= $(BUILD)/$(TARGET)/modules
 KSRC := Kbuild include hv-color mm-color memguard selftests/modules
 KCONFIG_PARTS := CONFIG_HV_COLOR=m \
 	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \

@@ -1,0 +1,1 @@
+HOST_TAP_TESTS += selftests/lint/run
