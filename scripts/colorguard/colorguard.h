@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * colorguard config tool: the system model read from a config file, and
+ * the helpers shared by the subcommands. Color math, list syntax, blob
+ * format and system rules all come from hv-color.
+ */
+#ifndef COLORGUARD_TOOL_H
+#define COLORGUARD_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Bounds on untrusted input. */
+#define CG_MAX_CONFIG_BYTES	(1u << 20)
+#define CG_MAX_CELLS		32
+#define CG_MAX_REGIONS		16
+#define CG_NAME_MAX		31
+#define CG_LIST_MAX		4096
+#define CG_LABEL_MAX		(CG_NAME_MAX * 4 + 16)
+
+/* Where messages go and how many there were. */
+struct cg_diag {
+	const char *file;	/* shown as the message prefix */
+	FILE *out;		/* NULL: count only */
+	unsigned int errors;
+};
+
+void cg_err(struct cg_diag *d, unsigned int line, const char *cell,
+	    const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+int cg_parse_u64(const char *s, uint64_t *out, const char **why);
+int cg_guard_text(struct cg_diag *d, const char *text, size_t len);
+
+/* A value read from the config and the line it came from (0: absent). */
+struct cg_u64 {
+	uint64_t v;
+	unsigned int line;
+};
+
+struct cg_str {
+	char s[CG_LIST_MAX + 1];
+	unsigned int line;
+};
+
+struct cg_region {
+	struct cg_u64 phys;	/* host physical base */
+	struct cg_u64 virt;	/* address the cell sees */
+	struct cg_u64 size;	/* bytes the cell gets */
+	struct cg_u64 span;	/* host bytes reserved (default: what size needs) */
+	bool colored;
+	unsigned int colored_line;
+	unsigned int line;
+};
+
+enum cg_cell_type {
+	CG_CELL_ROOT,
+	CG_CELL_CRITICAL,
+	CG_CELL_NORMAL,
+};
+
+struct cg_cell {
+	char name[CG_NAME_MAX + 1];
+	char label[CG_LABEL_MAX];	/* `cell "name"` or `cells[i]` */
+	unsigned int name_line;
+	enum cg_cell_type type;
+	unsigned int type_line;
+	struct cg_str cpus;
+	struct cg_str colors;
+	struct cg_u64 read_mbps;
+	struct cg_u64 write_mbps;
+	unsigned int nr_regions;
+	struct cg_region regions[CG_MAX_REGIONS];
+	unsigned int memory_line;
+	unsigned int line;
+};
+
+struct cg_llc {
+	struct cg_u64 size;
+	struct cg_u64 ways;
+	struct cg_u64 line_size;
+	struct cg_u64 sets;
+	struct cg_u64 way_size;
+	struct cg_u64 pages_per_color;
+	unsigned int line;	/* 0: no llc group, geometry from sysfs */
+};
+
+struct cg_config {
+	struct cg_llc llc;
+	struct cg_str hv_colors;
+	struct cg_u64 period_us;
+	unsigned int nr_cells;
+	unsigned int cells_line;
+	struct cg_cell cells[CG_MAX_CELLS];
+};
+
+#define CG_DEFAULT_PERIOD_US	1000
+#define CG_MAX_PERIOD_US	1000000
+#define CG_MAX_MBPS		1000000
+
+/*
+ * Parse config text (len bytes, text[len] must be NUL) into *cfg. Every
+ * problem is reported through d; returns 0 when there was none.
+ */
+int cg_config_parse(struct cg_diag *d, const char *text, size_t len,
+		    struct cg_config *cfg);
+/* Read a file (bounded) and parse it. */
+int cg_config_load(struct cg_diag *d, const char *path, struct cg_config *cfg);
+
+#endif

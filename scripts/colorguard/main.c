@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * colorguard: check, plan, compile and apply a system config (cells, CPUs,
+ * cache colors, memory, bandwidth budgets). See README.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheinfo.h"
+#include "colorguard.h"
+#include "system.h"
+
+#define EXIT_PROBLEMS	1
+#define EXIT_USAGE	2
+
+static const char usage_text[] =
+"usage: colorguard COMMAND [OPTIONS]\n"
+"\n"
+"Commands:\n"
+"  geometry [--llc-size SIZE] [--ways N] [--line BYTES]\n"
+"                       show the last-level cache from sysfs cacheinfo, its\n"
+"                       colors and way size; options override what sysfs says\n"
+"  check CONFIG         report every problem of a system config; exit 0 only\n"
+"                       when there is none\n"
+"  plan CONFIG          per cell: colors, share of the LLC, extents per\n"
+"                       memory region, budgets in MB/s and events per period\n"
+"  compile CONFIG -o BLOB\n"
+"                       write the binary cell-colors blob for the hypervisor\n"
+"  decode BLOB          parse and validate a blob, print what it holds\n"
+"  apply CONFIG [--dry-run]\n"
+"                       configure mm-color and memguard of the running root\n"
+"                       Linux through sysfs; --dry-run prints the writes\n"
+"  help                 this text\n"
+"\n"
+"SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
+"Environment: COLORGUARD_SYSFS=DIR reads and writes DIR instead of /sys.\n"
+"Exit status: 0 success, 1 problems found or failure, 2 usage error.\n";
+
+static void usage(FILE *f)
+{
+	fputs(usage_text, f);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "colorguard: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'colorguard --help'.\n");
+	return EXIT_USAGE;
+}
+
+static const char *sysfs_root(void)
+{
+	const char *r = getenv("COLORGUARD_SYSFS");
+
+	return r && *r ? r : "/sys";
+}
+
+static int parse_size_opt(const char *name, const char *arg, uint64_t max,
+			  uint64_t *out)
+{
+	const char *why;
+
+	if (cg_parse_u64(arg, out, &why) || *out == 0 || *out > max) {
+		fprintf(stderr, "colorguard: --%s %s: %s\n", name, arg,
+			*out == 0 || *out > max ? "out of range" : why);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_geometry(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "llc-size", required_argument, NULL, 's' },
+		{ "ways", required_argument, NULL, 'w' },
+		{ "line", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cg_llc_input in = { 0 };
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_size_opt("llc-size", optarg, 1ull << 40, &in.size))
+				return EXIT_USAGE;
+			break;
+		case 'w':
+			if (parse_size_opt("ways", optarg, 1024, &in.ways))
+				return EXIT_USAGE;
+			break;
+		case 'l':
+			if (parse_size_opt("line", optarg, 4096, &in.line_size))
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return usage_error("%s: bad option", "geometry");
+		}
+	}
+	if (optind != argc)
+		return usage_error("geometry: unexpected argument %s",
+				   argv[optind]);
+	return cg_geometry_show(stdout, sysfs_root(), &in) ? EXIT_PROBLEMS : 0;
+}
+
+/* Parse and resolve CONFIG; prints every problem. NULL on any. */
+static struct cg_system *load_system(const char *path)
+{
+	struct cg_diag d = { .file = path, .out = stderr };
+	struct cg_config *cfg = calloc(1, sizeof(*cfg));
+	struct cg_system *sys = NULL;
+
+	if (!cfg) {
+		fprintf(stderr, "colorguard: out of memory\n");
+		return NULL;
+	}
+	if (!cg_config_load(&d, path, cfg))
+		sys = cg_system_build(&d, cfg, sysfs_root());
+	free(cfg);
+	if (sys && d.errors) {
+		cg_system_free(sys);
+		sys = NULL;
+	}
+	return sys;
+}
+
+static int config_command(const char *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *out = NULL, *config;
+	struct cg_system *sys;
+	int c, dry_run = 0, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:nh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (strcmp(cmd, "compile"))
+				return usage_error("%s: -o is for compile", cmd);
+			out = optarg;
+			break;
+		case 'n':
+			if (strcmp(cmd, "apply"))
+				return usage_error("%s: --dry-run is for apply",
+						   cmd);
+			dry_run = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return usage_error("%s: bad option", cmd);
+		}
+	}
+	if (optind + 1 != argc)
+		return usage_error("%s: needs exactly one CONFIG", cmd);
+	config = argv[optind];
+	if (!strcmp(cmd, "compile") && !out)
+		return usage_error("%s: needs -o BLOB", cmd);
+
+	sys = load_system(config);
+	if (!sys)
+		return EXIT_PROBLEMS;
+	ret = 0;
+	if (!strcmp(cmd, "plan"))
+		cg_plan_print(stdout, sys);
+	else if (!strcmp(cmd, "compile"))
+		ret = cg_compile(sys, out);
+	else if (!strcmp(cmd, "apply"))
+		ret = cg_apply(sys, sysfs_root(), dry_run ? stdout : NULL);
+	cg_system_free(sys);
+	return ret ? EXIT_PROBLEMS : 0;
+}
+
+static int cmd_decode(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 2)
+		return usage_error("%s: needs exactly one BLOB", "decode");
+	return cg_decode(stdout, argv[1]) ? EXIT_PROBLEMS : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = argv[1];
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "geometry"))
+		return cmd_geometry(argc - 1, argv + 1);
+	if (!strcmp(cmd, "decode"))
+		return cmd_decode(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||
+	    !strcmp(cmd, "compile") || !strcmp(cmd, "apply"))
+		return config_command(cmd, argc - 1, argv + 1);
+	return usage_error("unknown command %s", cmd);
+}
