@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Userspace API of /dev/mm-color (mm_color.ko).
+ *
+ * An open file carries a color mask. mmap(MAP_SHARED, offset 0) of the
+ * file then gives memory whose pages all have colors of that mask; the
+ * mask is copied into the mapping, so changing the file's mask later
+ * only affects later mappings. See Documentation/ABI/testing/
+ * sysfs-kernel-mm-color for the semantics of fork, munmap, mremap and
+ * mprotect and for the limits.
+ */
+#ifndef _COLORGUARD_MM_COLOR_H
+#define _COLORGUARD_MM_COLOR_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/* The most colors a mask can name (bits of a bitmap mask). */
+#define MM_COLOR_MAX_COLORS	1024
+/* The longest list-syntax mask accepted, in bytes, without the NUL. */
+#define MM_COLOR_LIST_MAX	4096
+
+/*
+ * List-syntax mask ("0-3,8,10-11"): @addr points to @len bytes, which need
+ * no NUL terminator; a trailing newline is accepted. @flags must be 0.
+ */
+struct mm_color_list {
+	__u64 addr;
+	__u32 len;
+	__u32 flags;
+};
+
+/*
+ * Bitmap mask: @addr points to DIV_ROUND_UP(@nbits, 64) __u64 words, color
+ * c being bit (c % 64) of word (c / 64). 1 <= @nbits <= MM_COLOR_MAX_COLORS;
+ * bits at and above @nbits must be clear. @flags must be 0. For GET, @nbits
+ * gives the size of the buffer and the driver fills it.
+ */
+struct mm_color_bitmap {
+	__u64 addr;
+	__u32 nbits;
+	__u32 flags;
+};
+
+/* What the file and the driver currently look like. */
+struct mm_color_info {
+	__u32 nr_colors;	/* 0: no geometry yet */
+	__u32 page_size;
+	__u64 way_size;
+	__u32 mask_weight;	/* colors in this file's mask, 0 if unset */
+	__u32 reserved;
+	__u64 mapped_bytes;	/* committed by live mappings of this file */
+	__u64 limit_bytes;	/* per-file limit, 0 if none */
+};
+
+#define MM_COLOR_IOC_MAGIC	0xCC
+
+/* Set the file's mask from a list string; EINVAL syntax, ERANGE color. */
+#define MM_COLOR_SET_LIST	_IOW(MM_COLOR_IOC_MAGIC, 1, struct mm_color_list)
+/* Set the file's mask from a bitmap; EINVAL layout, ERANGE color. */
+#define MM_COLOR_SET_BITMAP	_IOW(MM_COLOR_IOC_MAGIC, 2, struct mm_color_bitmap)
+/* Read the file's mask as a bitmap (ENODATA if unset). */
+#define MM_COLOR_GET_BITMAP	_IOW(MM_COLOR_IOC_MAGIC, 3, struct mm_color_bitmap)
+#define MM_COLOR_GET_INFO	_IOR(MM_COLOR_IOC_MAGIC, 4, struct mm_color_info)
+
+#endif /* _COLORGUARD_MM_COLOR_H */
