@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * memguard: per-core memory-bandwidth regulation on the perf_event kernel
+ * API. Internal declarations shared by the core, the event parser and the
+ * sysfs interface.
+ */
+#ifndef MEMGUARD_H
+#define MEMGUARD_H
+
+#include <linux/bits.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
+
+#define MG_PERIOD_US_MIN	100
+#define MG_PERIOD_US_MAX	1000000
+#define MG_PERIOD_US_DEFAULT	1000
+#define MG_LINE_SIZE_MIN	16
+#define MG_LINE_SIZE_MAX	4096
+#define MG_LINE_SIZE_DEFAULT	64
+#define MG_MBPS_MAX		1000000ULL
+#define MG_EVENTS_MAX		BIT_ULL(48)
+/* Sample period of a counter that only counts: rarely interrupts. */
+#define MG_COUNT_ONLY_PERIOD	BIT_ULL(62)
+#define MG_UNLIMITED		U64_MAX
+/* Consecutive zero-count periods after which status warns. */
+#define MG_ZERO_WARN_PERIODS	1000
+
+/* What a counter counts; type/config as in struct perf_event_attr. */
+struct mg_event_spec {
+	bool none;
+	u32 type;
+	u64 config;
+};
+
+enum mg_budget_kind { MG_BUDGET_UNLIMITED, MG_BUDGET_MBPS, MG_BUDGET_EVENTS };
+
+/* A configured budget: MB/s (2^20 bytes/s) or events per period. */
+struct mg_budget {
+	enum mg_budget_kind kind;
+	u64 value;
+};
+
+struct mg_stats {
+	u64 periods;
+	u64 throttled_periods;
+	u64 throttled_ns;
+	u64 used_last[MG_NR_SLOTS];
+	u64 used_avg[MG_NR_SLOTS];
+	u64 worst_overshoot[MG_NR_SLOTS];
+	u64 spurious_overflows;
+	u64 late_boundaries;
+	u64 reclaim_donated;
+	u64 reclaim_taken;
+	u64 reclaim_mispredictions;
+	u64 boundary_ns_total;
+	u64 boundary_ns_max;
+	u64 boundary_latency_ns_max;
+};
+
+/* Work bits for the per-CPU thread. */
+enum {
+	MG_WORK_RESYNC,		/* re-read armed state and period, (re)start timer */
+	MG_WORK_PERIOD,		/* the period timer expired */
+	MG_WORK_OVERFLOW,	/* a counter reached its budget */
+};
+
+struct mg_cpu {
+	unsigned int cpu;
+	/*
+	 * Serialises the per-CPU thread's perf calls with configuration
+	 * writers and hotplug; everything below except the timer, the
+	 * irq_work and @work is protected by it.
+	 */
+	struct mutex lock;
+	bool online;
+	bool armed;
+	bool critical;
+	bool throttled;
+	bool period_throttled;
+	bool fresh;		/* next boundary starts counting anew */
+	struct perf_event *event[MG_NR_SLOTS];
+	int event_err[MG_NR_SLOTS];
+	struct mg_budget budget[MG_NR_SLOTS];
+	u64 assigned[MG_NR_SLOTS];	/* budget this period, events */
+	u64 allowance[MG_NR_SLOTS];	/* assigned - donated + reclaimed */
+	bool mispredicted[MG_NR_SLOTS];
+	u64 zero_periods[MG_NR_SLOTS];
+	u64 period_no;
+	ktime_t tb_start;
+	u64 period_ns;		/* read by the timer callback */
+	ktime_t period_end;
+	ktime_t throttle_start;
+	struct hrtimer timer;
+	struct irq_work irq_work;
+	struct task_struct *thread;
+	unsigned long work;
+	struct mg_stats stats;
+};
+
+DECLARE_PER_CPU(struct mg_cpu, mg_cpus);
+
+/* Global configuration, written under mg_config_lock. */
+struct mg_config {
+	bool enabled;
+	bool reclaim;
+	u32 period_us;
+	u32 line_size;
+	struct mg_event_spec event[MG_NR_SLOTS];
+	/* Why the default event of a slot could not be used (0 if it could). */
+	int default_err[MG_NR_SLOTS];
+	struct mg_event_spec default_event[MG_NR_SLOTS];
+};
+
+extern struct mg_config mg_config;
+extern struct mutex mg_config_lock;
+extern const char *const mg_slot_name[MG_NR_SLOTS];
+
+/* event.c */
+int mg_event_parse(const char *str, struct mg_event_spec *spec);
+int mg_event_format(const struct mg_event_spec *spec, char *buf, size_t len);
+void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec);
+struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
+				     unsigned int cpu,
+				     perf_overflow_handler_t handler);
+
+/* main.c; callers hold cpus_read_lock() and mg_config_lock. */
+int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
+		 unsigned int *failed_cpu);
+void mg_set_budget(unsigned int cpu, enum mg_slot slot,
+		   const struct mg_budget *budget);
+void mg_set_critical(unsigned int cpu, bool critical);
+void mg_set_period(u32 period_us);
+void mg_set_enabled(bool enabled);
+void mg_reset_stats(unsigned int cpu);
+u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
+		     u32 line_size);
+int mg_budget_parse(const char *str, struct mg_budget *budget);
+int mg_budget_format(const struct mg_budget *budget, char *buf, size_t len);
+
+/* sysfs.c */
+int mg_params_apply(const char *budgets, const char *critical);
+int mg_sysfs_init(void);
+void mg_sysfs_exit(void);
+void mg_cmd_status(const char *fmt, ...) __printf(1, 2);
+
+#endif /* MEMGUARD_H */

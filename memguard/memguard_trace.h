@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM memguard
+
+#if !defined(MEMGUARD_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define MEMGUARD_TRACE_H
+
+#include <linux/tracepoint.h>
+
+/* A core used its budget and is held idle until the period ends. */
+TRACE_EVENT(memguard_throttle,
+	    TP_PROTO(unsigned int cpu, u64 period, u64 read_used, u64 write_used, u64 hold_ns),
+	    TP_ARGS(cpu, period, read_used, write_used, hold_ns),
+	    TP_STRUCT__entry(__field(unsigned int, cpu)
+			     __field(u64, period)
+			     __field(u64, read_used)
+			     __field(u64, write_used)
+			     __field(u64, hold_ns)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->period = period;
+			   __entry->read_used = read_used;
+			   __entry->write_used = write_used;
+			   __entry->hold_ns = hold_ns;),
+	    TP_printk("cpu=%u period=%llu read_used=%llu write_used=%llu hold_ns=%llu",
+		      __entry->cpu, __entry->period, __entry->read_used,
+		      __entry->write_used, __entry->hold_ns)
+);
+
+/* The hold ended; held_ns is how long the core was idle. */
+TRACE_EVENT(memguard_release,
+	    TP_PROTO(unsigned int cpu, u64 period, u64 held_ns),
+	    TP_ARGS(cpu, period, held_ns),
+	    TP_STRUCT__entry(__field(unsigned int, cpu)
+			     __field(u64, period)
+			     __field(u64, held_ns)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->period = period;
+			   __entry->held_ns = held_ns;),
+	    TP_printk("cpu=%u period=%llu held_ns=%llu",
+		      __entry->cpu, __entry->period, __entry->held_ns)
+);
+
+/*
+ * A period of an armed core ended: events used against the budget in
+ * effect (-1: unlimited), and the period length that applied.
+ */
+TRACE_EVENT(memguard_period,
+	    TP_PROTO(unsigned int cpu, u64 period, u64 read_used, s64 read_budget, u64 write_used,
+		     s64 write_budget, u32 period_us, bool throttled),
+	    TP_ARGS(cpu, period, read_used, read_budget, write_used, write_budget, period_us,
+		    throttled),
+	    TP_STRUCT__entry(__field(unsigned int, cpu)
+			     __field(u64, period)
+			     __field(u64, read_used)
+			     __field(s64, read_budget)
+			     __field(u64, write_used)
+			     __field(s64, write_budget)
+			     __field(u32, period_us)
+			     __field(bool, throttled)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->period = period;
+			   __entry->read_used = read_used;
+			   __entry->read_budget = read_budget;
+			   __entry->write_used = write_used;
+			   __entry->write_budget = write_budget;
+			   __entry->period_us = period_us;
+			   __entry->throttled = throttled;),
+	    TP_printk("cpu=%u period=%llu read_used=%llu read_budget=%lld write_used=%llu write_budget=%lld period_us=%u throttled=%d",
+		      __entry->cpu, __entry->period, __entry->read_used,
+		      __entry->read_budget, __entry->write_used,
+		      __entry->write_budget, __entry->period_us,
+		      __entry->throttled)
+);
+
+#endif /* MEMGUARD_TRACE_H */
+
+/* Out of tree the header lives next to the sources (CFLAGS -I$(src)). */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE memguard_trace
+#include <trace/define_trace.h>
