@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_color core: the geometry in use, the colored pool (blocks from the
+ * buddy allocator, split into hv-color's per-color free lists), the
+ * quarantine of root_colors and the accounting behind the sysfs files.
+ *
+ * Locking: mmc.lock (a mutex) serialises every configuration change and
+ * is held across the long operations (pool resize, drain); mmc.alloc_lock
+ * (a spinlock) protects hv-color's allocator and the counters that the
+ * fault and unmap paths touch.
+ */
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmstat.h>
+
+#include "mm_color_int.h"
+
+struct mmc_state mmc = {
+	.lock = __MUTEX_INITIALIZER(mmc.lock),
+	.alloc_lock = __SPIN_LOCK_UNLOCKED(mmc.alloc_lock),
+	.blocks = LIST_HEAD_INIT(mmc.blocks),
+	.quarantine = LIST_HEAD_INIT(mmc.quarantine),
+	.geo_source = "none",
+	.status = "ok",
+};
+
+static struct kmem_cache *mmc_frame_cache;
+
+/* Pool blocks and drains take only what the buddy allocator has to spare. */
+#define MMC_GFP		(GFP_HIGHUSER | __GFP_NORETRY | __GFP_NOWARN | __GFP_NOMEMALLOC)
+/* Preferred block order: 1 MiB keeps the allocation count low. */
+#define MMC_BLOCK_ORDER	8
+/* Pages between two signal checks in long loops. */
+#define MMC_BATCH	256
+
+void mmc_set_status(const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(mmc.status, sizeof(mmc.status), fmt, args);
+	va_end(args);
+}
+
+static unsigned long mmc_free_pages(void)
+{
+	return global_zone_page_state(NR_FREE_PAGES);
+}
+
+static unsigned long mmc_reserve_pages(void)
+{
+	return mmc.reserve_mb << (20 - PAGE_SHIFT);
+}
+
+u32 mmc_color_of(unsigned long pfn)
+{
+	return hvc_color_of_pfn(&mmc.geo, pfn);
+}
+
+/* Per color, the pages the buddy allocator manages (the estimate's base). */
+static void mmc_count_managed(unsigned long *managed)
+{
+	unsigned long pfn, end, n = 0;
+	int nid;
+
+	for_each_online_node(nid) {
+		pg_data_t *pgdat = NODE_DATA(nid);
+
+		end = pgdat->node_start_pfn + pgdat->node_spanned_pages;
+		for (pfn = pgdat->node_start_pfn; pfn < end; pfn++) {
+			struct page *page = pfn_to_online_page(pfn);
+
+			if (page && !PageReserved(page))
+				managed[mmc_color_of(pfn)]++;
+			if (!(++n % (64 * MMC_BATCH)))
+				cond_resched();
+		}
+	}
+}
+
+static bool mmc_pool_empty(void)
+{
+	return !mmc.pool_pages && !mmc.quarantined && !mmc.committed;
+}
+
+/*
+ * Switch to a new geometry. Only with an empty pool and no quarantine,
+ * since every frame's color would change. Called with mmc.lock held.
+ */
+int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
+{
+	struct hvc_geometry geo;
+	unsigned long *managed, *quar;
+	void *lists;
+	int err;
+
+	if (!mmc_pool_empty()) {
+		mmc_set_status("geometry: pool, quarantine or mappings not empty");
+		return -EBUSY;
+	}
+	err = hvc_geometry_from_way_size(&geo, way_size, PAGE_SIZE);
+	if (err) {
+		mmc_set_status("geometry: way size %llu rejected: %s", way_size,
+			       hvc_strerror(err));
+		return -EINVAL;
+	}
+	managed = kcalloc(geo.nr_colors, sizeof(*managed), GFP_KERNEL);
+	quar = kcalloc(geo.nr_colors, sizeof(*quar), GFP_KERNEL);
+	lists = kcalloc(geo.nr_colors, hvc_alloc_storage_size(1), GFP_KERNEL);
+	if (!managed || !quar || !lists) {
+		kfree(managed);
+		kfree(quar);
+		kfree(lists);
+		mmc_set_status("geometry: out of memory");
+		return -ENOMEM;
+	}
+	err = mmc_sysfs_colors_resize(geo.nr_colors);
+	if (err) {
+		kfree(managed);
+		kfree(quar);
+		kfree(lists);
+		mmc_set_status("geometry: cannot create free/ files");
+		return err;
+	}
+	kfree(mmc.managed);
+	kfree(mmc.quar_per_color);
+	kfree(mmc.alloc_storage);
+	mmc.geo = geo;
+	mmc.nr_colors = geo.nr_colors;
+	mmc.way_size = way_size;
+	if (line_size)
+		mmc.line_size = line_size;
+	mmc.managed = managed;
+	mmc.quar_per_color = quar;
+	mmc.alloc_storage = lists;
+	hvc_alloc_init(&mmc.alloc, &mmc.geo, lists);
+	hvc_mask_fill(&mmc.root.m, mmc.nr_colors);
+	mmc.geo_source = source;
+	mmc.have_geo = true;
+	mmc_count_managed(managed);
+	return 0;
+}
+
+/* Masks come from userspace: they must name colors of this geometry. */
+int mmc_mask_check(const struct mmc_mask *mask)
+{
+	if (!mmc.have_geo)
+		return -ENODEV;
+	if (hvc_mask_empty(&mask->m))
+		return -EINVAL;
+	if (hvc_mask_last(&mask->m) >= mmc.nr_colors)
+		return -ERANGE;
+	return 0;
+}
+
+static void mmc_frame_init(struct mmc_frame *frame, struct page *page,
+			   struct mmc_block *block)
+{
+	frame->page = page;
+	frame->block = block;
+	frame->in_use = false;
+	INIT_LIST_HEAD(&frame->qnode);
+}
+
+static void mmc_block_free(struct mmc_block *block)
+{
+	unsigned long i;
+
+	for (i = 0; i < block->nr_pages; i++)
+		__free_page(block->frames[i].page);
+	kvfree(block);
+}
+
+/* One block: a naturally aligned run holding every color equally often. */
+static struct mmc_block *mmc_block_alloc(void)
+{
+	unsigned int min_order = ilog2(mmc.nr_colors);
+	unsigned int order = clamp_t(unsigned int, MMC_BLOCK_ORDER, min_order,
+				     MAX_ORDER - 1);
+	struct mmc_block *block;
+	struct page *page;
+	unsigned long i;
+
+	for (;;) {
+		page = alloc_pages(MMC_GFP, order);
+		if (page || order == min_order)
+			break;
+		order = min_order;
+	}
+	if (!page)
+		return NULL;
+	block = kvzalloc(struct_size(block, frames, 1UL << order), GFP_KERNEL);
+	if (!block) {
+		__free_pages(page, order);
+		return NULL;
+	}
+	split_page(page, order);
+	block->nr_pages = 1UL << order;
+	for (i = 0; i < block->nr_pages; i++)
+		mmc_frame_init(&block->frames[i], page + i, block);
+	return block;
+}
+
+static void mmc_block_add(struct mmc_block *block)
+{
+	unsigned long i;
+
+	spin_lock(&mmc.alloc_lock);
+	for (i = 0; i < block->nr_pages; i++)
+		hvc_alloc_add(&mmc.alloc, &block->frames[i].hf,
+			      page_to_pfn(block->frames[i].page));
+	mmc.pool_pages += block->nr_pages;
+	spin_unlock(&mmc.alloc_lock);
+	list_add(&block->node, &mmc.blocks);
+}
+
+/* Caller holds alloc_lock and has checked that nothing is in use. */
+static void mmc_block_remove(struct mmc_block *block)
+{
+	unsigned long i;
+
+	for (i = 0; i < block->nr_pages; i++)
+		hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf);
+	mmc.pool_pages -= block->nr_pages;
+	list_del(&block->node);
+}
+
+static int mmc_pool_grow(unsigned long target)
+{
+	LIST_HEAD(added);
+	struct mmc_block *block, *tmp;
+	unsigned long have = mmc.pool_pages;
+	unsigned long block_pages = 1UL << clamp_t(unsigned int, MMC_BLOCK_ORDER,
+						   ilog2(mmc.nr_colors), MAX_ORDER - 1);
+	int err = 0;
+
+	while (have < target) {
+		if (signal_pending(current)) {
+			err = -EINTR;
+			mmc_set_status("pool: interrupted, size unchanged");
+			break;
+		}
+		if (mmc_free_pages() < mmc_reserve_pages() + block_pages) {
+			err = -ENOMEM;
+			mmc_set_status("pool: growing would cut into the %lu MB reserve",
+				       mmc.reserve_mb);
+			break;
+		}
+		block = mmc_block_alloc();
+		if (!block) {
+			err = -ENOMEM;
+			mmc_set_status("pool: buddy allocator has no block to spare");
+			break;
+		}
+		list_add(&block->node, &added);
+		have += block->nr_pages;
+		cond_resched();
+	}
+	list_for_each_entry_safe(block, tmp, &added, node) {
+		list_del(&block->node);
+		if (err)
+			mmc_block_free(block);
+		else
+			mmc_block_add(block);
+	}
+	return err;
+}
+
+static int mmc_pool_shrink(unsigned long target)
+{
+	struct mmc_block *block, *tmp;
+	unsigned long can_drop = 0;
+	LIST_HEAD(dropped);
+
+	/* First see whether enough idle blocks exist: all or nothing. */
+	spin_lock(&mmc.alloc_lock);
+	list_for_each_entry(block, &mmc.blocks, node)
+		if (!block->nr_used)
+			can_drop += block->nr_pages;
+	if (mmc.pool_pages - can_drop > target) {
+		spin_unlock(&mmc.alloc_lock);
+		mmc_set_status("pool: %lu pages in use, cannot shrink to %lu",
+			       mmc.pool_pages - can_drop, target);
+		return -EBUSY;
+	}
+	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
+		if (mmc.pool_pages <= target)
+			break;
+		if (block->nr_used)
+			continue;
+		mmc_block_remove(block);
+		list_add(&block->node, &dropped);
+	}
+	spin_unlock(&mmc.alloc_lock);
+	list_for_each_entry_safe(block, tmp, &dropped, node) {
+		list_del(&block->node);
+		mmc_block_free(block);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Grow rounds up to whole blocks, shrink down. Called with mmc.lock held. */
+int mmc_pool_resize(unsigned long target)
+{
+	if (!mmc.have_geo) {
+		mmc_set_status("pool: no cache geometry set");
+		return -ENODEV;
+	}
+	if (target > totalram_pages()) {
+		mmc_set_status("pool: %lu pages is more than the machine has", target);
+		return -ERANGE;
+	}
+	if (target > mmc.pool_pages)
+		return mmc_pool_grow(target);
+	return mmc_pool_shrink(target);
+}
+
+struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask)
+{
+	struct mmc_frame *frame = NULL;
+	struct hvc_frame *hf;
+
+	spin_lock(&mmc.alloc_lock);
+	hf = hvc_alloc_get(&mmc.alloc, &mask->m);
+	if (hf) {
+		frame = container_of(hf, struct mmc_frame, hf);
+		frame->in_use = true;
+		if (frame->block)
+			frame->block->nr_used++;
+		mmc.used_pages++;
+	} else {
+		mmc.failed_faults++;
+	}
+	spin_unlock(&mmc.alloc_lock);
+	return frame;
+}
+
+void mmc_pool_free(struct mmc_frame *frame)
+{
+	u32 color = mmc_color_of(page_to_pfn(frame->page));
+	bool release = false;
+
+	spin_lock(&mmc.alloc_lock);
+	frame->in_use = false;
+	mmc.used_pages--;
+	if (frame->block) {
+		frame->block->nr_used--;
+		hvc_alloc_put(&mmc.alloc, &frame->hf);
+	} else if (hvc_mask_test(&mmc.root.m, color)) {
+		/* Its color went back to root Linux while it was mapped. */
+		list_del(&frame->qnode);
+		mmc.quarantined--;
+		mmc.quar_per_color[color]--;
+		release = true;
+	} else {
+		hvc_alloc_put(&mmc.alloc, &frame->hf);
+	}
+	spin_unlock(&mmc.alloc_lock);
+	if (release) {
+		__free_page(frame->page);
+		kmem_cache_free(mmc_frame_cache, frame);
+	}
+}
+
+/* Reserve @nr_pages against the per-file and global limits. */
+int mmc_commit(const struct mmc_mask *mask, unsigned long nr_pages,
+	       unsigned long file_pages)
+{
+	unsigned long fd_limit, total_limit;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_mask_check(mask);
+	fd_limit = mmc.limit_fd_mb << (20 - PAGE_SHIFT);
+	total_limit = mmc.limit_total_mb << (20 - PAGE_SHIFT);
+	spin_lock(&mmc.alloc_lock);
+	if (!err && fd_limit && file_pages + nr_pages > fd_limit)
+		err = -ENOMEM;
+	if (!err && total_limit && mmc.committed + nr_pages > total_limit)
+		err = -ENOMEM;
+	if (!err)
+		mmc.committed += nr_pages;
+	spin_unlock(&mmc.alloc_lock);
+	mutex_unlock(&mmc.lock);
+	return err;
+}
+
+void mmc_uncommit(unsigned long nr_pages)
+{
+	spin_lock(&mmc.alloc_lock);
+	mmc.committed -= nr_pages;
+	spin_unlock(&mmc.alloc_lock);
+}
+
+void mmc_fill_info(struct mm_color_info *info)
+{
+	mutex_lock(&mmc.lock);
+	info->nr_colors = mmc.have_geo ? mmc.nr_colors : 0;
+	info->way_size = mmc.have_geo ? mmc.way_size : 0;
+	info->limit_bytes = (u64)mmc.limit_fd_mb << 20;
+	mutex_unlock(&mmc.lock);
+}
+
+/* A foreign page the drain took: it joins the pool as a frame of its color. */
+static int mmc_quarantine_add(struct page *page, u32 color)
+{
+	struct mmc_frame *frame = kmem_cache_alloc(mmc_frame_cache, GFP_KERNEL);
+
+	if (!frame)
+		return -ENOMEM;
+	mmc_frame_init(frame, page, NULL);
+	spin_lock(&mmc.alloc_lock);
+	hvc_alloc_add(&mmc.alloc, &frame->hf, page_to_pfn(page));
+	list_add(&frame->qnode, &mmc.quarantine);
+	mmc.quarantined++;
+	mmc.quar_per_color[color]++;
+	spin_unlock(&mmc.alloc_lock);
+	return 0;
+}
+
+/* Give free quarantined pages of root colors back to the buddy allocator. */
+static void mmc_quarantine_release(void)
+{
+	struct mmc_frame *frame, *tmp;
+	LIST_HEAD(out);
+
+	spin_lock(&mmc.alloc_lock);
+	list_for_each_entry_safe(frame, tmp, &mmc.quarantine, qnode) {
+		u32 color = mmc_color_of(page_to_pfn(frame->page));
+
+		if (frame->in_use || !hvc_mask_test(&mmc.root.m, color))
+			continue;
+		hvc_alloc_remove(&mmc.alloc, &frame->hf);
+		list_move(&frame->qnode, &out);
+		mmc.quarantined--;
+		mmc.quar_per_color[color]--;
+	}
+	spin_unlock(&mmc.alloc_lock);
+	list_for_each_entry_safe(frame, tmp, &out, qnode) {
+		__free_page(frame->page);
+		kmem_cache_free(mmc_frame_cache, frame);
+	}
+}
+
+static bool mmc_drain_stop(unsigned long n, unsigned int order, int *err)
+{
+	if (!(n % MMC_BATCH)) {
+		cond_resched();
+		if (signal_pending(current)) {
+			*err = -EINTR;
+			return true;
+		}
+	}
+	return mmc_free_pages() < mmc_reserve_pages() + (1UL << order);
+}
+
+/*
+ * Pull free pages of non-root colors out of the buddy allocator. First
+ * whole color blocks (order log2(nr_colors)): keep the foreign pages, free
+ * the rest at once. Then single pages, holding the root-colored ones until
+ * the end so that the allocator cannot hand the same ones back. Both stop
+ * at the reserve, so the system keeps memory to run on.
+ */
+static int mmc_drain(void)
+{
+	unsigned int order = ilog2(mmc.nr_colors);
+	unsigned long n = 0, i;
+	struct page *page, *tmp;
+	LIST_HEAD(held);
+	int err = 0;
+
+	while (!mmc_drain_stop(++n, order, &err)) {
+		page = alloc_pages(MMC_GFP, order);
+		if (!page)
+			break;
+		split_page(page, order);
+		for (i = 0; i < (1UL << order); i++) {
+			u32 color = mmc_color_of(page_to_pfn(page + i));
+
+			if (!err && !hvc_mask_test(&mmc.root.m, color)) {
+				if (!mmc_quarantine_add(page + i, color))
+					continue;
+				err = -ENOMEM;
+			}
+			__free_page(page + i);
+		}
+		if (err)
+			break;
+	}
+	while (!err && !mmc_drain_stop(++n, 0, &err)) {
+		u32 color;
+
+		page = alloc_page(MMC_GFP);
+		if (!page)
+			break;
+		color = mmc_color_of(page_to_pfn(page));
+		if (hvc_mask_test(&mmc.root.m, color)) {
+			list_add(&page->lru, &held);
+		} else if (mmc_quarantine_add(page, color)) {
+			__free_page(page);
+			err = -ENOMEM;
+		}
+	}
+	list_for_each_entry_safe(page, tmp, &held, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+	return err;
+}
+
+/* Called with mmc.lock held. */
+int mmc_set_root_colors(const struct mmc_mask *mask)
+{
+	struct mmc_mask old = mmc.root;
+	int err;
+
+	err = mmc_mask_check(mask);
+	if (err) {
+		mmc_set_status("root_colors: %s", err == -ERANGE ?
+			       "color beyond nr_colors" : "empty mask");
+		return err;
+	}
+	mmc.root = *mask;
+	mmc_quarantine_release();
+	err = mmc_drain();
+	if (err) {
+		mmc_set_status("root_colors: drain %s, old value restored",
+			       err == -EINTR ? "interrupted" : "out of memory");
+		mmc.root = old;
+		mmc_quarantine_release();
+	}
+	return err;
+}
+
+unsigned long mmc_foreign_in_use(void)
+{
+	unsigned long sum = 0, per_block_color, c, n;
+
+	spin_lock(&mmc.alloc_lock);
+	per_block_color = mmc.pool_pages / mmc.nr_colors;
+	for (c = 0; c < mmc.nr_colors; c++) {
+		if (hvc_mask_test(&mmc.root.m, c))
+			continue;
+		n = mmc.quar_per_color[c] + per_block_color;
+		if (mmc.managed[c] > n)
+			sum += mmc.managed[c] - n;
+	}
+	spin_unlock(&mmc.alloc_lock);
+	return sum;
+}
+
+unsigned long mmc_color_free(u32 color)
+{
+	unsigned long n;
+
+	spin_lock(&mmc.alloc_lock);
+	n = color < mmc.nr_colors ? hvc_alloc_free_count(&mmc.alloc, color) : 0;
+	spin_unlock(&mmc.alloc_lock);
+	return n;
+}
+
+int mmc_core_init(void)
+{
+	mmc_frame_cache = KMEM_CACHE(mmc_frame, 0);
+	if (!mmc_frame_cache)
+		return -ENOMEM;
+	mmc.reserve_mb = max_t(unsigned long, 64,
+			       (totalram_pages() >> (20 - PAGE_SHIFT)) / 16);
+	return 0;
+}
+
+/* Module exit: no file is open, so no frame is in use. */
+void mmc_core_exit(void)
+{
+	struct mmc_block *block, *tmp;
+
+	if (mmc.have_geo) {
+		hvc_mask_fill(&mmc.root.m, mmc.nr_colors);
+		mmc_quarantine_release();
+	}
+	spin_lock(&mmc.alloc_lock);
+	list_for_each_entry(block, &mmc.blocks, node)
+		for (unsigned long i = 0; i < block->nr_pages; i++)
+			hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf);
+	mmc.pool_pages = 0;
+	spin_unlock(&mmc.alloc_lock);
+	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
+		list_del(&block->node);
+		mmc_block_free(block);
+	}
+	kfree(mmc.managed);
+	kfree(mmc.quar_per_color);
+	kfree(mmc.alloc_storage);
+	kmem_cache_destroy(mmc_frame_cache);
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/mm/color/: one value per file (Documentation/ABI/testing/
+ * sysfs-kernel-mm-color). Every write is parsed completely before it
+ * changes anything; a rejected write leaves the old value and explains
+ * itself in last_cmd_status.
+ */
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "mm_color_int.h"
+
+/* Longest list a write may carry; the buffer sysfs hands us is a page. */
+#define MMC_LIST_BUF	PAGE_SIZE
+
+struct mmc_color_attr {
+	struct kobj_attribute attr;
+	u32 color;
+	char name[8];
+};
+
+static struct kobject *mmc_kobj;
+static struct kobject *mmc_free_kobj;
+static struct mmc_color_attr *mmc_color_attrs;
+static u32 mmc_nr_color_attrs;
+
+/* A decimal number, nothing else but one trailing newline. */
+static int mmc_parse_ulong(const char *buf, unsigned long max,
+			   unsigned long *val, const char *what)
+{
+	int err = kstrtoul(buf, 10, val);
+
+	if (err) {
+		mmc_set_status("%s: not a decimal number", what);
+		return err;
+	}
+	if (*val > max) {
+		mmc_set_status("%s: %lu is above the maximum %lu", what, *val, max);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+#define MMC_RO(name, fmt, expr)						\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	ssize_t n;							\
+									\
+	mutex_lock(&mmc.lock);						\
+	n = sysfs_emit(buf, fmt "\n", expr);				\
+	mutex_unlock(&mmc.lock);					\
+	return n;							\
+}									\
+static struct kobj_attribute name##_attr = __ATTR_RO(name)
+
+MMC_RO(nr_colors, "%u", mmc.have_geo ? mmc.nr_colors : 0);
+MMC_RO(geometry_source, "%s", mmc.geo_source);
+MMC_RO(pool_pages, "%lu", mmc.pool_pages);
+MMC_RO(used_pages, "%lu", mmc.used_pages);
+MMC_RO(committed_pages, "%lu", mmc.committed);
+MMC_RO(quarantined_pages, "%lu", mmc.quarantined);
+MMC_RO(failed_faults, "%lu", mmc.failed_faults);
+MMC_RO(foreign_in_use_pages, "%lu", mmc.have_geo ? mmc_foreign_in_use() : 0);
+MMC_RO(last_cmd_status, "%s", mmc.status);
+
+static ssize_t free_pages_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	unsigned long n;
+
+	spin_lock(&mmc.alloc_lock);
+	n = mmc.pool_pages + mmc.quarantined - mmc.used_pages;
+	spin_unlock(&mmc.alloc_lock);
+	return sysfs_emit(buf, "%lu\n", n);
+}
+
+static struct kobj_attribute free_pages_attr = __ATTR_RO(free_pages);
+
+static ssize_t way_size_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	ssize_t n;
+
+	mutex_lock(&mmc.lock);
+	n = sysfs_emit(buf, "%llu\n", mmc.have_geo ? mmc.way_size : 0);
+	mutex_unlock(&mmc.lock);
+	return n;
+}
+
+static ssize_t way_size_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t len)
+{
+	unsigned long val;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_parse_ulong(buf, SZ_1G, &val, "way_size");
+	if (!err)
+		err = mmc_set_geometry(val, 0, "sysfs");
+	if (!err)
+		mmc_set_status("ok");
+	mutex_unlock(&mmc.lock);
+	return err ? err : len;
+}
+
+static struct kobj_attribute way_size_attr = __ATTR_RW(way_size);
+
+static ssize_t line_size_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	ssize_t n;
+
+	mutex_lock(&mmc.lock);
+	n = sysfs_emit(buf, "%u\n", mmc.line_size);
+	mutex_unlock(&mmc.lock);
+	return n;
+}
+
+/* The line size does not change colors; memguard-style users read it. */
+static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr,
+			       const char *buf, size_t len)
+{
+	unsigned long val;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_parse_ulong(buf, PAGE_SIZE, &val, "line_size");
+	if (!err && (val < 16 || !is_power_of_2(val))) {
+		mmc_set_status("line_size: must be a power of two from 16 to %lu",
+			       PAGE_SIZE);
+		err = -EINVAL;
+	}
+	if (!err) {
+		mmc.line_size = val;
+		mmc_set_status("ok");
+	}
+	mutex_unlock(&mmc.lock);
+	return err ? err : len;
+}
+
+static struct kobj_attribute line_size_attr = __ATTR_RW(line_size);
+
+static ssize_t pool_mb_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	ssize_t n;
+
+	mutex_lock(&mmc.lock);
+	n = sysfs_emit(buf, "%lu\n", mmc.pool_pages >> (20 - PAGE_SHIFT));
+	mutex_unlock(&mmc.lock);
+	return n;
+}
+
+static ssize_t pool_mb_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t len)
+{
+	unsigned long val;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_parse_ulong(buf, totalram_pages() >> (20 - PAGE_SHIFT), &val,
+			      "pool_mb");
+	if (!err)
+		err = mmc_pool_resize(val << (20 - PAGE_SHIFT));
+	if (!err)
+		mmc_set_status("ok");
+	mutex_unlock(&mmc.lock);
+	return err ? err : len;
+}
+
+static struct kobj_attribute pool_mb_attr = __ATTR_RW(pool_mb);
+
+static ssize_t mmc_show_mb(char *buf, const unsigned long *val)
+{
+	ssize_t n;
+
+	mutex_lock(&mmc.lock);
+	n = sysfs_emit(buf, "%lu\n", *val);
+	mutex_unlock(&mmc.lock);
+	return n;
+}
+
+/* A size in MiB, at most the machine's memory. */
+static ssize_t mmc_store_mb(const char *buf, size_t len, unsigned long *val,
+			    const char *what)
+{
+	unsigned long v;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_parse_ulong(buf, totalram_pages() >> (20 - PAGE_SHIFT), &v, what);
+	if (!err) {
+		*val = v;
+		mmc_set_status("ok");
+	}
+	mutex_unlock(&mmc.lock);
+	return err ? err : len;
+}
+
+static ssize_t limit_fd_mb_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return mmc_show_mb(buf, &mmc.limit_fd_mb);
+}
+
+static ssize_t limit_fd_mb_store(struct kobject *kobj,
+				 struct kobj_attribute *attr,
+				 const char *buf, size_t len)
+{
+	return mmc_store_mb(buf, len, &mmc.limit_fd_mb, "limit_fd_mb");
+}
+
+static struct kobj_attribute limit_fd_mb_attr = __ATTR_RW(limit_fd_mb);
+
+static ssize_t limit_total_mb_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return mmc_show_mb(buf, &mmc.limit_total_mb);
+}
+
+static ssize_t limit_total_mb_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t len)
+{
+	return mmc_store_mb(buf, len, &mmc.limit_total_mb, "limit_total_mb");
+}
+
+static struct kobj_attribute limit_total_mb_attr = __ATTR_RW(limit_total_mb);
+
+static ssize_t reserve_mb_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return mmc_show_mb(buf, &mmc.reserve_mb);
+}
+
+static ssize_t reserve_mb_store(struct kobject *kobj,
+				struct kobj_attribute *attr,
+				const char *buf, size_t len)
+{
+	return mmc_store_mb(buf, len, &mmc.reserve_mb, "reserve_mb");
+}
+
+static struct kobj_attribute reserve_mb_attr = __ATTR_RW(reserve_mb);
+
+static ssize_t root_colors_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	ssize_t n = 0;
+
+	mutex_lock(&mmc.lock);
+	if (mmc.have_geo)
+		n = mmc_mask_format(&mmc.root, buf, PAGE_SIZE - 1);
+	buf[n++] = '\n';
+	mutex_unlock(&mmc.lock);
+	return n;
+}
+
+static ssize_t root_colors_store(struct kobject *kobj,
+				 struct kobj_attribute *attr,
+				 const char *buf, size_t len)
+{
+	struct mmc_mask mask;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_mask_parse(buf, &mask);
+	if (!err)
+		err = mmc_set_root_colors(&mask);
+	if (!err)
+		mmc_set_status("ok");
+	mutex_unlock(&mmc.lock);
+	return err ? err : len;
+}
+
+static struct kobj_attribute root_colors_attr = __ATTR_RW(root_colors);
+
+static struct attribute *mmc_attrs[] = {
+	&nr_colors_attr.attr,
+	&way_size_attr.attr,
+	&line_size_attr.attr,
+	&geometry_source_attr.attr,
+	&pool_mb_attr.attr,
+	&pool_pages_attr.attr,
+	&free_pages_attr.attr,
+	&used_pages_attr.attr,
+	&committed_pages_attr.attr,
+	&failed_faults_attr.attr,
+	&root_colors_attr.attr,
+	&quarantined_pages_attr.attr,
+	&foreign_in_use_pages_attr.attr,
+	&reserve_mb_attr.attr,
+	&limit_fd_mb_attr.attr,
+	&limit_total_mb_attr.attr,
+	&last_cmd_status_attr.attr,
+	NULL
+};
+
+static const struct attribute_group mmc_group = {
+	.attrs = mmc_attrs,
+};
+
+static ssize_t mmc_color_show(struct kobject *kobj, struct kobj_attribute *attr,
+			      char *buf)
+{
+	struct mmc_color_attr *ca = container_of(attr, struct mmc_color_attr, attr);
+
+	return sysfs_emit(buf, "%lu\n", mmc_color_free(ca->color));
+}
+
+static void mmc_colors_remove(void)
+{
+	if (mmc_free_kobj) {
+		kobject_del(mmc_free_kobj);
+		kobject_put(mmc_free_kobj);
+		mmc_free_kobj = NULL;
+	}
+	kfree(mmc_color_attrs);
+	mmc_color_attrs = NULL;
+	mmc_nr_color_attrs = 0;
+}
+
+/* free/<color>: one file per color of the current geometry. */
+int mmc_sysfs_colors_resize(u32 nr_colors)
+{
+	u32 c;
+	int err;
+
+	if (!mmc_kobj)
+		return -ENODEV;
+	mmc_colors_remove();
+	mmc_color_attrs = kcalloc(nr_colors, sizeof(*mmc_color_attrs), GFP_KERNEL);
+	if (!mmc_color_attrs)
+		return -ENOMEM;
+	mmc_free_kobj = kobject_create_and_add("free", mmc_kobj);
+	if (!mmc_free_kobj) {
+		mmc_colors_remove();
+		return -ENOMEM;
+	}
+	for (c = 0; c < nr_colors; c++) {
+		struct mmc_color_attr *ca = &mmc_color_attrs[c];
+
+		snprintf(ca->name, sizeof(ca->name), "%u", c);
+		sysfs_attr_init(&ca->attr.attr);
+		ca->attr.attr.name = ca->name;
+		ca->attr.attr.mode = 0444;
+		ca->attr.show = mmc_color_show;
+		ca->color = c;
+		err = sysfs_create_file(mmc_free_kobj, &ca->attr.attr);
+		if (err) {
+			mmc_colors_remove();
+			return err;
+		}
+		mmc_nr_color_attrs = c + 1;
+	}
+	return 0;
+}
+
+int mmc_sysfs_init(void)
+{
+	int err;
+
+	mmc_kobj = kobject_create_and_add("color", mm_kobj);
+	if (!mmc_kobj)
+		return -ENOMEM;
+	err = sysfs_create_group(mmc_kobj, &mmc_group);
+	if (err) {
+		kobject_put(mmc_kobj);
+		mmc_kobj = NULL;
+	}
+	return err;
+}
+
+void mmc_sysfs_exit(void)
+{
+	mmc_colors_remove();
+	kobject_put(mmc_kobj);
+	mmc_kobj = NULL;
+}
