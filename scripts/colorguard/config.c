@@ -327,8 +327,8 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 	get_str(c, s, NULL, "colors", &cell->colors);
 	if (!config_setting_get_member(s, "colors"))
 		missing(c, cell->line, NULL, "colors");
-	get_u64(c, s, NULL, "read_mbps", 0, CG_MAX_MBPS, &cell->read_mbps);
-	get_u64(c, s, NULL, "write_mbps", 0, CG_MAX_MBPS, &cell->write_mbps);
+	get_u64(c, s, NULL, "read_mbps", 1, CG_MAX_MBPS, &cell->read_mbps);
+	get_u64(c, s, NULL, "write_mbps", 1, CG_MAX_MBPS, &cell->write_mbps);
 
 	v = config_setting_get_member(s, "memory");
 	set_field(c, NULL, "memory");

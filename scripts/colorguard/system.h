@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A config resolved against hv-color: geometry, masks, regions, checks. */
+#ifndef COLORGUARD_SYSTEM_H
+#define COLORGUARD_SYSTEM_H
+
+#include <stdio.h>
+
+#include "colorguard.h"
+
+/* LLC figures given by hand (command line); 0 means "not given". */
+struct cg_llc_input {
+	uint64_t size;
+	uint64_t ways;
+	uint64_t line_size;
+};
+
+struct cg_system;
+
+int cg_geometry_show(FILE *out, const char *sysroot,
+		     const struct cg_llc_input *over);
+
+/* NULL when there were problems (all reported through d). */
+struct cg_system *cg_system_build(struct cg_diag *d,
+				  const struct cg_config *cfg,
+				  const char *sysroot);
+void cg_system_free(struct cg_system *sys);
+
+void cg_plan_print(FILE *out, const struct cg_system *sys);
+int cg_compile(const struct cg_system *sys, const char *path);
+int cg_decode(FILE *out, const char *path);
+/* With dry set, print the writes there instead of doing them. */
+int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry);
+
+#endif
