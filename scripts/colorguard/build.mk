@@ -12,7 +12,10 @@ $(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
 	$(HOST_CC) $(HOST_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ $(CG_TOOL_SRCS) \
 		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 
+# The tool needs hv-color's API; until it is in the tree there is nothing to build.
+ifneq ($(wildcard include/colorguard/hv_color.h scripts/colorguard/hv.c),)
 HOST_ALL += $(CG_TOOL)
+endif
 
 # libFuzzer target for the config parser (run by hv-color's fuzz runner).
 CG_FUZZ_CONFIG := $(BUILD)/host/colorguard/fuzz-config
