@@ -13,7 +13,7 @@ $(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
 		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 
 # The tool needs hv-color's API; until it is in the tree there is nothing to build.
-ifneq ($(wildcard include/colorguard/hv_color.h scripts/colorguard/hv.c),)
+ifneq ($(and $(wildcard include/colorguard/hv_color.h),$(wildcard scripts/colorguard/hv.c)),)
 HOST_ALL += $(CG_TOOL)
 endif
 
