@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `colorguard apply`: configure the running root Linux. mm-color gets the
+ * geometry and the root cell's colors (Documentation/ABI/testing/
+ * sysfs-kernel-mm-color); memguard gets the period, the line size, the
+ * critical CPUs and the budgets of all other CPUs the config names, in
+ * single writes its sysfs files take atomically.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "system_int.h"
+
+#define MM_COLOR_DIR	"kernel/mm/color"
+#define MEMGUARD_DIR	"kernel/memguard"
+
+struct write {
+	const char *dir;
+	const char *file;
+	char value[CG_LIST_MAX * 2];
+	int skip_if_same;	/* way_size: rewriting it resets root_colors */
+};
+
+static void add(struct write *w, const char *dir, const char *file,
+		int skip_if_same)
+{
+	w->dir = dir;
+	w->file = file;
+	w->value[0] = '\0';
+	w->skip_if_same = skip_if_same;
+}
+
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int do_write(const char *sysroot, const struct write *w)
+{
+	char path[PATH_MAX], cur[CG_LIST_MAX * 2], status[256];
+	size_t len = strlen(w->value);
+	ssize_t n;
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", sysroot, w->dir, w->file);
+	if (w->skip_if_same && !read_small(path, cur, sizeof(cur)) &&
+	    !strcmp(cur, w->value))
+		return 0;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "colorguard: apply: %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	/* One write(2): sysfs takes the value whole or not at all. */
+	n = write(fd, w->value, len);
+	err = errno;
+	close(fd);
+	if (n == (ssize_t)len)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s/%s", sysroot, w->dir, w->file);
+	fprintf(stderr, "colorguard: apply: %s: %s", path,
+		n < 0 ? strerror(err) : "short write");
+	snprintf(path, sizeof(path), "%s/%s/last_cmd_status", sysroot, w->dir);
+	if (!read_small(path, status, sizeof(status)))
+		fprintf(stderr, " (%s)", status);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static void append(char *buf, size_t len, const char *s)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, len - used, "%s", s);
+}
+
+static void budget_str(const struct cg_u64 *b, char *buf, size_t len)
+{
+	if (b->line)
+		snprintf(buf, len, "%llu", (unsigned long long)b->v);
+	else
+		snprintf(buf, len, "unlimited");
+}
+
+int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry)
+{
+	static struct write w[8];
+	struct cg_hv_mask *critical = cg_hv_mask_new();
+	char list[CG_LIST_MAX + 1], r[24], wr[24];
+	const struct cg_cell *root = NULL;
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	if (!critical) {
+		fprintf(stderr, "colorguard: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < sys->cfg.nr_cells; i++) {
+		const struct cg_cell *c = &sys->cfg.cells[i];
+
+		if (c->type == CG_CELL_ROOT)
+			root = c;
+		if (c->type == CG_CELL_CRITICAL)
+			cg_hv_mask_or(critical, sys->cells[i].cpus);
+	}
+
+	add(&w[n], MM_COLOR_DIR, "line_size", 0);
+	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
+		 (unsigned long long)sys->line_size);
+	add(&w[n], MM_COLOR_DIR, "way_size", !dry);
+	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
+		 (unsigned long long)sys->geom.way_size);
+	add(&w[n], MM_COLOR_DIR, "root_colors", 0);
+	cg_hv_mask_format(sys->cells[root - sys->cfg.cells].colors,
+			  w[n++].value, sizeof(w[0].value));
+
+	add(&w[n], MEMGUARD_DIR, "period_us", 0);
+	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
+		 (unsigned long long)sys->cfg.period_us.v);
+	add(&w[n], MEMGUARD_DIR, "line_size", 0);
+	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
+		 (unsigned long long)sys->line_size);
+	add(&w[n], MEMGUARD_DIR, "critical", 0);
+	cg_hv_mask_format(critical, w[n++].value, sizeof(w[0].value));
+	add(&w[n], MEMGUARD_DIR, "budgets", 0);
+	for (i = 0; i < sys->cfg.nr_cells; i++) {
+		const struct cg_cell *c = &sys->cfg.cells[i];
+
+		if (c->type == CG_CELL_CRITICAL)
+			continue;
+		cg_hv_mask_format(sys->cells[i].cpus, list, sizeof(list));
+		budget_str(&c->read_mbps, r, sizeof(r));
+		budget_str(&c->write_mbps, wr, sizeof(wr));
+		if (w[n].value[0])
+			append(w[n].value, sizeof(w[0].value), " ");
+		append(w[n].value, sizeof(w[0].value), list);
+		append(w[n].value, sizeof(w[0].value), ":");
+		append(w[n].value, sizeof(w[0].value), r);
+		append(w[n].value, sizeof(w[0].value), ",");
+		append(w[n].value, sizeof(w[0].value), wr);
+	}
+	if (w[n].value[0])
+		n++;
+	add(&w[n], MEMGUARD_DIR, "enable", 0);
+	snprintf(w[n++].value, sizeof(w[0].value), "1");
+
+	for (i = 0; i < n; i++) {
+		if (dry) {
+			const char *q = strchr(w[i].value, ' ') ? "'" : "";
+
+			fprintf(dry, "echo %s%s%s > %s/%s/%s\n", q, w[i].value, q,
+				sysroot, w[i].dir, w[i].file);
+			continue;
+		}
+		ret = do_write(sysroot, &w[i]);
+		if (ret)
+			break;
+	}
+	cg_hv_mask_free(critical);
+	return ret;
+}

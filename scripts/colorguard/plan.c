@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `colorguard plan`: what each cell gets, in figures a person can check. */
+#include <string.h>
+
+#include "system_int.h"
+
+static const char *const type_names[] = {
+	[CG_CELL_ROOT] = "root",
+	[CG_CELL_CRITICAL] = "critical",
+	[CG_CELL_NORMAL] = "normal",
+};
+
+/*
+ * MB/s (2^20 bytes) to LLC-line events per period, rounded down, at least
+ * one: the conversion memguard applies to a budget written in MB/s.
+ */
+uint64_t cg_mbps_to_events(uint64_t mbps, uint64_t period_us, uint64_t line)
+{
+	/* mbps <= 10^6 < 2^20, period_us <= 10^6 < 2^20: fits in 64 bits. */
+	uint64_t events = (mbps << 20) * period_us / (1000000ull * line);
+
+	return events ? events : 1;
+}
+
+/* a/b as a percentage with one decimal, integer math. */
+static void percent(uint64_t a, uint64_t b, char *buf, size_t len)
+{
+	uint64_t tenths = b ? (a * 1000 + b / 2) / b : 0;
+
+	snprintf(buf, len, "%llu.%llu%%", (unsigned long long)(tenths / 10),
+		 (unsigned long long)(tenths % 10));
+}
+
+static void print_budget(FILE *out, const char *what, const struct cg_u64 *b,
+			 const struct cg_system *sys)
+{
+	if (!b->line) {
+		fprintf(out, "  %-11s unlimited\n", what);
+		return;
+	}
+	fprintf(out, "  %-11s %llu MB/s per CPU = %llu events of %llu B per %llu us\n",
+		what, (unsigned long long)b->v,
+		(unsigned long long)cg_mbps_to_events(b->v, sys->cfg.period_us.v,
+						      sys->line_size),
+		(unsigned long long)sys->line_size,
+		(unsigned long long)sys->cfg.period_us.v);
+}
+
+void cg_plan_print(FILE *out, const struct cg_system *sys)
+{
+	const struct cg_hv_geometry *g = &sys->geom;
+	char a[32], b[32], c[32], list[CG_LIST_MAX + 1];
+	unsigned int i, j, k;
+
+	cg_size_str(sys->llc_size, a, sizeof(a));
+	cg_size_str(g->way_size, b, sizeof(b));
+	cg_size_str(g->page_size, c, sizeof(c));
+	fprintf(out, "llc         %s, %llu ways, %llu B lines, way %s, %u colors of %s (from %s)\n",
+		a, (unsigned long long)sys->ways,
+		(unsigned long long)sys->line_size, b, g->nr_colors, c,
+		sys->geometry_source);
+	fprintf(out, "period      %llu us\n",
+		(unsigned long long)sys->cfg.period_us.v);
+	if (sys->hv_colors) {
+		k = cg_hv_mask_weight(sys->hv_colors);
+		cg_hv_mask_format(sys->hv_colors, list, sizeof(list));
+		percent(k, g->nr_colors, a, sizeof(a));
+		cg_size_str(sys->llc_size / g->nr_colors * k, b, sizeof(b));
+		fprintf(out, "hypervisor  colors %s (%u of %u, %s of the LLC, %s)\n",
+			list, k, g->nr_colors, a, b);
+	}
+
+	for (i = 0; i < sys->cfg.nr_cells; i++) {
+		const struct cg_cell *cell = &sys->cfg.cells[i];
+		const struct cg_sys_cell *sc = &sys->cells[i];
+
+		cg_hv_mask_format(sc->cpus, list, sizeof(list));
+		fprintf(out, "\ncell \"%s\" (%s), CPUs %s\n", cell->name,
+			type_names[cell->type], list);
+		k = cg_hv_mask_weight(sc->colors);
+		cg_hv_mask_format(sc->colors, list, sizeof(list));
+		percent(k, g->nr_colors, a, sizeof(a));
+		cg_size_str(sys->llc_size / g->nr_colors * k, b, sizeof(b));
+		fprintf(out, "  %-11s %s (%u of %u, %s of the LLC, %s)\n",
+			"colors", list, k, g->nr_colors, a, b);
+		if (cell->type == CG_CELL_CRITICAL) {
+			fprintf(out, "  %-11s critical: never throttled\n",
+				"bandwidth");
+		} else {
+			print_budget(out, "read", &cell->read_mbps, sys);
+			print_budget(out, "write", &cell->write_mbps, sys);
+		}
+		for (j = 0; j < cell->nr_regions; j++) {
+			const struct cg_region *r = &cell->regions[j];
+			const struct cg_sys_region *sr = &sc->regions[j];
+			uint64_t virt = r->virt.line ? r->virt.v : r->phys.v;
+			char name[24];
+
+			snprintf(name, sizeof(name), "memory[%u]", j);
+			cg_size_str(sr->cell_size, a, sizeof(a));
+			cg_size_str(sr->span, b, sizeof(b));
+			fprintf(out, "  %-11s %s, cell 0x%llx +%s, host 0x%llx +%s, %llu extent%s\n",
+				name, r->colored ? "colored" : "uncolored",
+				(unsigned long long)virt, a,
+				(unsigned long long)r->phys.v, b,
+				(unsigned long long)sr->extents,
+				sr->extents == 1 ? "" : "s");
+		}
+	}
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From a parsed config to a system hv-color has checked: geometry, masks,
+ * regions, then hv-color's system validator. Every problem is reported
+ * with the config line it comes from.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheinfo.h"
+#include "hv.h"
+#include "system_int.h"
+
+static void free_masks(struct cg_system *sys)
+{
+	unsigned int i;
+
+	cg_hv_mask_free(sys->hv_colors);
+	cg_hv_mask_free(sys->all_colors);
+	for (i = 0; i < CG_MAX_CELLS; i++) {
+		cg_hv_mask_free(sys->cells[i].cpus);
+		cg_hv_mask_free(sys->cells[i].colors);
+	}
+}
+
+void cg_system_free(struct cg_system *sys)
+{
+	if (!sys)
+		return;
+	free_masks(sys);
+	cg_hv_sys_free(sys->hv);
+	free(sys);
+}
+
+/* The LLC from the config's llc group, else from this machine's sysfs. */
+static int resolve_geometry(struct cg_diag *d, struct cg_system *sys,
+			    const char *sysroot)
+{
+	const struct cg_llc *llc = &sys->cfg.llc;
+	uint64_t size = llc->size.v, ways = llc->ways.v, line = llc->line_size.v;
+	uint64_t sets = llc->sets.v, way_size = llc->way_size.v;
+	unsigned int ppc = llc->pages_per_color.v ? llc->pages_per_color.v : 1;
+	char why[256];
+
+	if (!llc->line) {
+		struct cg_cacheinfo *ci = calloc(1, sizeof(*ci));
+
+		if (!ci) {
+			cg_err(d, 0, NULL, "llc", "out of memory");
+			return -1;
+		}
+		if (cg_cacheinfo_read(sysroot, ci)) {
+			cg_err(d, 0, NULL, "llc",
+			       "not in the config, and sysfs cacheinfo: %s",
+			       ci->error);
+			free(ci);
+			return -1;
+		}
+		size = ci->size;
+		ways = ci->ways;
+		line = ci->line_size;
+		sets = ci->sets;
+		snprintf(sys->geometry_source, sizeof(sys->geometry_source),
+			 "%s", ci->dir);
+		free(ci);
+	} else {
+		snprintf(sys->geometry_source, sizeof(sys->geometry_source),
+			 "config");
+	}
+	if (!line)
+		line = 64;
+	if (way_size) {
+		if (size || ways || sets) {
+			cg_err(d, llc->way_size.line, NULL, "llc.way_size",
+			       "give either way_size or size/ways/sets, not both");
+			return -1;
+		}
+	} else if (cg_llc_way_size(size, ways, line, &sets, &way_size, why,
+				   sizeof(why))) {
+		cg_err(d, llc->line, NULL, "llc", "%s", why);
+		return -1;
+	}
+	if (cg_hv_geometry(way_size, line, ppc, &sys->geom, why, sizeof(why))) {
+		cg_err(d, llc->way_size.line ? llc->way_size.line : llc->line,
+		       NULL, "llc", "%s", why);
+		return -1;
+	}
+	sys->llc_size = size ? size : way_size * ways;
+	sys->ways = ways;
+	sys->line_size = line;
+	return 0;
+}
+
+static struct cg_hv_mask *parse_mask(struct cg_diag *d, const struct cg_str *s,
+				     unsigned int nbits, const char *label,
+				     const char *field)
+{
+	struct cg_hv_mask *m = cg_hv_mask_new();
+	char why[256];
+
+	if (!m) {
+		cg_err(d, s->line, label, field, "out of memory");
+		return NULL;
+	}
+	if (cg_hv_mask_parse(m, s->s, nbits, why, sizeof(why))) {
+		cg_err(d, s->line, label, field, "%s", why);
+		cg_hv_mask_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void resolve_regions(struct cg_diag *d, struct cg_system *sys,
+			    unsigned int ci)
+{
+	const struct cg_cell *cell = &sys->cfg.cells[ci];
+	struct cg_sys_cell *sc = &sys->cells[ci];
+	unsigned int i;
+	char field[48], why[256];
+
+	for (i = 0; i < cell->nr_regions; i++) {
+		const struct cg_region *r = &cell->regions[i];
+		struct cg_sys_region *sr = &sc->regions[i];
+		const struct cg_hv_mask *m = r->colored ? sc->colors :
+						sys->all_colors;
+
+		if (!r->phys.line || !r->size.line)
+			continue;	/* already reported */
+		sr->span = r->span.v;
+		if (cg_hv_region(&sys->geom, m, r->phys.v, r->size.v,
+				 &sr->span, &sr->cell_size, &sr->extents, why,
+				 sizeof(why))) {
+			snprintf(field, sizeof(field), "memory[%u]", i);
+			cg_err(d, r->line, cell->label, field, "%s", why);
+			continue;
+		}
+		sr->ok = 1;
+	}
+}
+
+struct report_ctx {
+	struct cg_diag *d;
+	const struct cg_system *sys;
+};
+
+/* Line of the config setting an hv-color field name refers to. */
+static unsigned int field_line(const struct cg_system *sys, int cell,
+			       int region, const char *field)
+{
+	const struct cg_cell *c;
+
+	if (cell < 0) {
+		if (!strcmp(field, "hypervisor.colors") || !strcmp(field, "colors"))
+			return sys->cfg.hv_colors.line;
+		if (!strncmp(field, "llc", 3))
+			return sys->cfg.llc.line;
+		return sys->cfg.cells_line;
+	}
+	c = &sys->cfg.cells[cell];
+	if (region >= 0 && (unsigned int)region < c->nr_regions) {
+		const struct cg_region *r = &c->regions[region];
+
+		if (strstr(field, "span") && r->span.line)
+			return r->span.line;
+		if (strstr(field, "size") && r->size.line)
+			return r->size.line;
+		if (strstr(field, "phys") && r->phys.line)
+			return r->phys.line;
+		if (strstr(field, "virt") && r->virt.line)
+			return r->virt.line;
+		return r->line;
+	}
+	if (!strcmp(field, "colors"))
+		return c->colors.line;
+	if (!strcmp(field, "cpus"))
+		return c->cpus.line;
+	if (!strcmp(field, "name"))
+		return c->name_line;
+	if (!strcmp(field, "type"))
+		return c->type_line ? c->type_line : c->line;
+	if (!strcmp(field, "read_mbps") && c->read_mbps.line)
+		return c->read_mbps.line;
+	if (!strcmp(field, "write_mbps") && c->write_mbps.line)
+		return c->write_mbps.line;
+	return c->line;
+}
+
+static void report(void *ctx, int cell, int region, const char *field,
+		   const char *reason)
+{
+	struct report_ctx *rc = ctx;
+	const struct cg_system *sys = rc->sys;
+	const char *label = NULL;
+	char f[64];
+
+	if (cell >= 0 && (unsigned int)cell < sys->cfg.nr_cells)
+		label = sys->cfg.cells[cell].label;
+	else
+		cell = -1;
+	if (cell >= 0 && region >= 0)
+		snprintf(f, sizeof(f), "memory[%d].%s", region, field);
+	else if (cell < 0 && !strcmp(field, "colors"))
+		snprintf(f, sizeof(f), "hypervisor.colors");
+	else
+		snprintf(f, sizeof(f), "%s", field);
+	cg_err(rc->d, field_line(sys, cell, region, field), label, f, "%s",
+	       reason);
+}
+
+static const enum cg_hv_cell_kind kinds[] = {
+	[CG_CELL_ROOT] = CG_HV_ROOT,
+	[CG_CELL_CRITICAL] = CG_HV_CRITICAL,
+	[CG_CELL_NORMAL] = CG_HV_NORMAL,
+};
+
+/* Hand the resolved system to hv-color and run its checks. */
+static void validate(struct cg_diag *d, struct cg_system *sys)
+{
+	struct report_ctx rc = { .d = d, .sys = sys };
+	unsigned int i, j, nr_roots = 0;
+	int idx;
+
+	sys->hv = cg_hv_sys_new(&sys->geom, sys->hv_colors);
+	if (!sys->hv) {
+		cg_err(d, 0, NULL, NULL, "out of memory");
+		return;
+	}
+	for (i = 0; i < sys->cfg.nr_cells; i++) {
+		const struct cg_cell *c = &sys->cfg.cells[i];
+		const struct cg_sys_cell *sc = &sys->cells[i];
+
+		if (c->type == CG_CELL_ROOT)
+			nr_roots++;
+		if (c->type == CG_CELL_CRITICAL &&
+		    (c->read_mbps.line || c->write_mbps.line))
+			cg_err(d, c->read_mbps.line ? c->read_mbps.line :
+			       c->write_mbps.line, c->label,
+			       c->read_mbps.line ? "read_mbps" : "write_mbps",
+			       "critical cells are never throttled: no budget");
+		idx = cg_hv_sys_cell(sys->hv, c->name, kinds[c->type], sc->cpus,
+				     sc->colors, c->read_mbps.v, c->write_mbps.v);
+		if (idx < 0) {
+			cg_err(d, c->line, c->label, NULL,
+			       "hv-color refused the cell");
+			return;
+		}
+		for (j = 0; j < c->nr_regions; j++) {
+			const struct cg_region *r = &c->regions[j];
+
+			if (cg_hv_sys_region(sys->hv, idx, r->phys.v,
+					     r->virt.line ? r->virt.v : r->phys.v,
+					     r->size.v, sys->cells[i].regions[j].span,
+					     r->colored) < 0)
+				cg_err(d, r->line, c->label, NULL,
+				       "hv-color refused memory[%u]", j);
+		}
+	}
+	if (nr_roots != 1)
+		cg_err(d, sys->cfg.cells_line, NULL, "cells",
+		       "%u cells of type root, need exactly one", nr_roots);
+	cg_hv_sys_validate(sys->hv, report, &rc);
+}
+
+struct cg_system *cg_system_build(struct cg_diag *d,
+				  const struct cg_config *cfg,
+				  const char *sysroot)
+{
+	struct cg_system *sys = calloc(1, sizeof(*sys));
+	unsigned int before = d->errors, i;
+	int incomplete = 0;
+
+	if (!sys) {
+		cg_err(d, 0, NULL, NULL, "out of memory");
+		return NULL;
+	}
+	memcpy(&sys->cfg, cfg, sizeof(*cfg));
+	if (resolve_geometry(d, sys, sysroot))
+		goto fail;
+	sys->all_colors = cg_hv_mask_new();
+	if (!sys->all_colors) {
+		cg_err(d, 0, NULL, NULL, "out of memory");
+		goto fail;
+	}
+	cg_hv_mask_fill(sys->all_colors, sys->geom.nr_colors);
+	if (cfg->hv_colors.line) {
+		sys->hv_colors = parse_mask(d, &cfg->hv_colors,
+					    sys->geom.nr_colors, NULL,
+					    "hypervisor.colors");
+		incomplete |= !sys->hv_colors;
+	}
+	for (i = 0; i < cfg->nr_cells; i++) {
+		const struct cg_cell *c = &cfg->cells[i];
+		struct cg_sys_cell *sc = &sys->cells[i];
+
+		if (c->cpus.line)
+			sc->cpus = parse_mask(d, &c->cpus, CG_MAX_CPUS,
+					      c->label, "cpus");
+		if (c->colors.line)
+			sc->colors = parse_mask(d, &c->colors,
+						sys->geom.nr_colors, c->label,
+						"colors");
+		if (!sc->cpus || !sc->colors || !c->name[0]) {
+			incomplete = 1;
+			continue;
+		}
+		resolve_regions(d, sys, i);
+	}
+	/* The system checks need every cell whole. */
+	if (!incomplete && d->errors == before)
+		validate(d, sys);
+	if (d->errors == before)
+		return sys;
+fail:
+	cg_system_free(sys);
+	return NULL;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside struct cg_system: shared by system.c, plan.c and apply.c. */
+#ifndef COLORGUARD_SYSTEM_INT_H
+#define COLORGUARD_SYSTEM_INT_H
+
+#include <limits.h>
+
+#include "hv.h"
+#include "system.h"
+
+#define CG_MAX_CPUS	1024
+
+struct cg_sys_region {
+	uint64_t span;		/* host bytes */
+	uint64_t cell_size;	/* bytes the cell gets */
+	uint64_t extents;	/* mappings */
+	int ok;
+};
+
+struct cg_sys_cell {
+	struct cg_hv_mask *cpus;
+	struct cg_hv_mask *colors;
+	struct cg_sys_region regions[CG_MAX_REGIONS];
+};
+
+struct cg_system {
+	struct cg_config cfg;
+	struct cg_hv_geometry geom;
+	uint64_t llc_size;
+	uint64_t ways;
+	uint64_t line_size;
+	char geometry_source[PATH_MAX];
+	struct cg_hv_mask *hv_colors;	/* NULL: none reserved */
+	struct cg_hv_mask *all_colors;
+	struct cg_sys_cell cells[CG_MAX_CELLS];
+	struct cg_hv_sys *hv;
+};
+
+#endif
