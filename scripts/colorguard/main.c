@@ -145,7 +145,7 @@ static int config_command(const char *cmd, int argc, char **argv)
 	int c, dry_run = 0, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:nh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (strcmp(cmd, "compile"))

@@ -120,19 +120,34 @@ int cg_guard_text(struct cg_diag *d, const char *text, size_t len)
 			while (i < len && text[i] != '\n')
 				i++;
 		} else if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+			unsigned int start_line = line;
+
 			for (i += 2; i < len; i++) {
 				if (text[i] == '\n')
 					line++;
 				else if (text[i] == '*' && i + 1 < len && text[i + 1] == '/')
 					break;
 			}
+			if (i >= len) {
+				cg_err(d, start_line, NULL, NULL,
+				       "unterminated comment");
+				problems++;
+			}
 			i += 2;
 		} else if (c == '"') {
+			unsigned int start_line = line;
+
 			for (i++; i < len && text[i] != '"'; i++) {
 				if (text[i] == '\\' && i + 1 < len)
 					i++;
 				if (text[i] == '\n')
 					line++;
+			}
+			/* libconfig 1.5 leaks its buffer on this error. */
+			if (i >= len) {
+				cg_err(d, start_line, NULL, NULL,
+				       "unterminated string");
+				problems++;
 			}
 			i++;
 		} else if (c == '@') {

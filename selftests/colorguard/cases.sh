@@ -187,3 +187,148 @@ tap_check "geometry rejects a 192 KiB way (not a power of two)" \
 
 run geometry --ways 0
 expect_err "geometry --ways 0 is a usage error" 2 "colorguard: --ways 0: out of range"
+
+## plan: figures of examples/board4.cfg, computed by hand
+# LLC 2M, 16 ways, 64 B lines: way 128K, 32 colors of 4K.
+# linux: colors 8-23 = 16 of 32 = 50.0%, 2M * 16/32 = 1M of LLC.
+#   read 1000 MB/s: 1000 * 2^20 B/s * 1000 us / 10^6 / 64 B = 16384 events
+#   write 500 MB/s: 8192 events
+#   memory[0]: 1G of span at 16/32 -> 512M; one run of colors, so one
+#   extent per way block: 1G / 128K = 8192 extents
+# rt: colors 24-31 = 8 of 32 = 25.0%, 512K of LLC; 64M needs
+#   64M * 32/8 = 256M of span -> 256M / 128K = 2048 extents
+# gui: colors 4-7 = 4 of 32 = 12.5%, 256K; 400 MB/s -> 6553.6 -> 6553,
+#   200 MB/s -> 3276.8 -> 3276 events; 128M needs 1G of span, 8192 extents
+# hypervisor: colors 0-3 = 4 of 32 = 12.5%, 256K.
+run plan "$examples/board4.cfg"
+plan_ok=1
+for want in \
+	'llc         2M, 16 ways, 64 B lines, way 128K, 32 colors of 4K (from config)' \
+	'hypervisor  colors 0-3 (4 of 32, 12.5% of the LLC, 256K)' \
+	'cell "linux" (root), CPUs 0-1' \
+	'  colors      8-23 (16 of 32, 50.0% of the LLC, 1M)' \
+	'  read        1000 MB/s per CPU = 16384 events of 64 B per 1000 us' \
+	'  write       500 MB/s per CPU = 8192 events of 64 B per 1000 us' \
+	'  memory[0]   colored, cell 0x80000000 +512M, host 0x80000000 +1G, 8192 extents' \
+	'cell "rt" (critical), CPUs 2' \
+	'  colors      24-31 (8 of 32, 25.0% of the LLC, 512K)' \
+	'  bandwidth   critical: never throttled' \
+	'  memory[0]   colored, cell 0x0 +64M, host 0x100000000 +256M, 2048 extents' \
+	'  colors      4-7 (4 of 32, 12.5% of the LLC, 256K)' \
+	'  read        400 MB/s per CPU = 6553 events of 64 B per 1000 us' \
+	'  write       200 MB/s per CPU = 3276 events of 64 B per 1000 us' \
+	'  memory[0]   colored, cell 0x0 +128M, host 0x120000000 +1G, 8192 extents'; do
+	grep -qxF -- "$want" "$tmp/out" && continue
+	tap_diag "plan lacks: $want"
+	plan_ok=0
+done
+if [ "$rc" -eq 0 ] && [ $plan_ok = 1 ]; then
+	tap_ok "plan figures match hand-computed values"
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "plan figures match hand-computed values"
+fi
+
+# Another period: 1000 MB/s at 250 us = 4096 events, 400 MB/s = 1638.4 -> 1638.
+sed 's/period_us = 1000;/period_us = 250;/' "$examples/board4.cfg" > "$tmp/p250.cfg"
+run plan "$tmp/p250.cfg"
+if [ "$rc" -eq 0 ] &&
+   grep -qxF '  read        1000 MB/s per CPU = 4096 events of 64 B per 250 us' "$tmp/out" &&
+   grep -qxF '  read        400 MB/s per CPU = 1638 events of 64 B per 250 us' "$tmp/out"; then
+	tap_ok "plan converts budgets with the period"
+else
+	show_failure; tap_not_ok "plan converts budgets with the period"
+fi
+
+## apply --dry-run prints exactly the writes, in order
+cat > "$tmp/want" <<WANT
+echo 64 > /fake/kernel/mm/color/line_size
+echo 131072 > /fake/kernel/mm/color/way_size
+echo 8-23 > /fake/kernel/mm/color/root_colors
+echo 1000 > /fake/kernel/memguard/period_us
+echo 64 > /fake/kernel/memguard/line_size
+echo 2 > /fake/kernel/memguard/critical
+echo '0-1:1000,500 3:400,200' > /fake/kernel/memguard/budgets
+echo 1 > /fake/kernel/memguard/enable
+WANT
+COLORGUARD_SYSFS=/fake run apply --dry-run "$examples/board4.cfg"
+expect_out "apply --dry-run board4.cfg" "$tmp/want"
+
+# vm2: 1M / 16 ways = 64K way; root colors 0-7; CPU 1 critical.
+cat > "$tmp/want" <<WANT
+echo 64 > /sys/kernel/mm/color/line_size
+echo 65536 > /sys/kernel/mm/color/way_size
+echo 0-7 > /sys/kernel/mm/color/root_colors
+echo 1000 > /sys/kernel/memguard/period_us
+echo 64 > /sys/kernel/memguard/line_size
+echo 1 > /sys/kernel/memguard/critical
+echo 0:100,50 > /sys/kernel/memguard/budgets
+echo 1 > /sys/kernel/memguard/enable
+WANT
+COLORGUARD_SYSFS= run apply --dry-run "$examples/vm2.cfg"
+expect_out "apply --dry-run vm2.cfg" "$tmp/want"
+
+## apply on a fake sysfs tree writes those values
+fake=$tmp/fake-sys
+mkdir -p "$fake/kernel/mm/color" "$fake/kernel/memguard"
+for f in line_size way_size root_colors last_cmd_status; do
+	echo 0 > "$fake/kernel/mm/color/$f"
+done
+for f in period_us line_size critical budgets enable last_cmd_status; do
+	echo 0 > "$fake/kernel/memguard/$f"
+done
+COLORGUARD_SYSFS=$fake run apply "$examples/board4.cfg"
+got=$(cd "$fake/kernel" && for f in mm/color/line_size mm/color/way_size \
+	mm/color/root_colors memguard/period_us memguard/line_size \
+	memguard/critical memguard/budgets memguard/enable; do
+	printf '%s=%s\n' "$f" "$(cat "$f")"; done)
+want='mm/color/line_size=64
+mm/color/way_size=131072
+mm/color/root_colors=8-23
+memguard/period_us=1000
+memguard/line_size=64
+memguard/critical=2
+memguard/budgets=0-1:1000,500 3:400,200
+memguard/enable=1'
+if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then
+	tap_ok "apply writes the values into sysfs"
+else
+	show_failure; tap_diag "got: $got"; tap_not_ok "apply writes the values into sysfs"
+fi
+
+# A missing knob (module not loaded) stops apply with the path named.
+rm "$fake/kernel/memguard/period_us"
+COLORGUARD_SYSFS=$fake run apply "$examples/board4.cfg"
+expect_err "apply fails on a missing sysfs file" 1 \
+	"colorguard: apply: $fake/kernel/memguard/period_us: No such file or directory"
+
+run apply --dry-run "$here/bad/cpu-overlap.cfg"
+tap_check "apply refuses a config with problems, writes nothing" \
+	test "$rc" -eq 1 -a ! -s "$tmp/out"
+
+## compile -> blob -> hv-color's parser
+run compile "$examples/board4.cfg" -o "$tmp/board4.blob"
+tap_check "compile board4.cfg" test "$rc" -eq 0 -a -s "$tmp/board4.blob"
+run decode "$tmp/board4.blob"
+dec_ok=1
+for want in 'cell "linux" root cpus 0-1 colors 8-23 read 1000 write 500' \
+	    'cell "rt" critical cpus 2 colors 24-31' \
+	    'cell "gui" normal cpus 3 colors 4-7 read 400 write 200'; do
+	grep -qF -- "$want" "$tmp/out" && continue
+	tap_diag "decode lacks: $want"
+	dec_ok=0
+done
+if [ "$rc" -eq 0 ] && [ $dec_ok = 1 ]; then
+	tap_ok "hv-color parses the compiled blob back"
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "hv-color parses the compiled blob back"
+fi
+size=$(stat -c %s "$tmp/board4.blob")
+head -c $((size - 1)) "$tmp/board4.blob" > "$tmp/short.blob"
+run decode "$tmp/short.blob"
+tap_check "decode refuses a truncated blob" test "$rc" -eq 1 -a -s "$tmp/err"
+{ cat "$tmp/board4.blob"; printf 'x'; } > "$tmp/long.blob"
+run decode "$tmp/long.blob"
+tap_check "decode refuses trailing garbage" test "$rc" -eq 1 -a -s "$tmp/err"
+run compile "$here/bad/overlapping-colors.cfg" -o "$tmp/bad.blob"
+tap_check "compile refuses a config with problems, writes nothing" \
+	test "$rc" -eq 1 -a ! -e "$tmp/bad.blob"
