@@ -3,8 +3,10 @@
  * `colorguard apply`: configure the running root Linux. mm-color gets the
  * geometry and the root cell's colors (Documentation/ABI/testing/
  * sysfs-kernel-mm-color); memguard gets the period, the line size, the
- * critical CPUs and the budgets of all other CPUs the config names, in
- * single writes its sysfs files take atomically.
+ * critical CPUs and the budgets of all other CPUs the config names (only
+ * the root cell's with root_only, for a root Linux under a hypervisor
+ * that has the other cells' CPUs), in single writes that its sysfs files
+ * take atomically.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +98,8 @@ static void budget_str(const struct cg_u64 *b, char *buf, size_t len)
 		snprintf(buf, len, "unlimited");
 }
 
-int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry)
+int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
+	     int root_only)
 {
 	static struct write w[8];
 	struct cg_hv_mask *critical = cg_hv_mask_new();
@@ -114,7 +117,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry)
 
 		if (c->type == CG_CELL_ROOT)
 			root = c;
-		if (c->type == CG_CELL_CRITICAL)
+		if (c->type == CG_CELL_CRITICAL && !root_only)
 			cg_hv_mask_or(critical, sys->cells[i].cpus);
 	}
 
@@ -140,7 +143,8 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry)
 	for (i = 0; i < sys->cfg.nr_cells; i++) {
 		const struct cg_cell *c = &sys->cfg.cells[i];
 
-		if (c->type == CG_CELL_CRITICAL)
+		if (c->type == CG_CELL_CRITICAL ||
+		    (root_only && c->type != CG_CELL_ROOT))
 			continue;
 		cg_hv_mask_format(sys->cells[i].cpus, list, sizeof(list));
 		budget_str(&c->read_mbps, r, sizeof(r));
@@ -160,7 +164,8 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry)
 
 	for (i = 0; i < n; i++) {
 		if (dry) {
-			const char *q = strchr(w[i].value, ' ') ? "'" : "";
+			const char *q = !w[i].value[0] ||
+				strchr(w[i].value, ' ') ? "'" : "";
 
 			fprintf(dry, "echo %s%s%s > %s/%s/%s\n", q, w[i].value, q,
 				sysroot, w[i].dir, w[i].file);

@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			sink = fopen("/dev/null", "w");
 			if (sink) {
 				cg_plan_print(sink, sys);
-				cg_apply(sys, "/fuzz", sink);
+				cg_apply(sys, "/fuzz", sink, 0);
+				cg_apply(sys, "/fuzz", sink, 1);
 				fclose(sink);
 			}
 			cg_system_free(sys);

@@ -29,9 +29,10 @@ static const char usage_text[] =
 "  compile CONFIG -o BLOB\n"
 "                       write the binary cell-colors blob for the hypervisor\n"
 "  decode BLOB          parse and validate a blob, print what it holds\n"
-"  apply CONFIG [--dry-run]\n"
+"  apply CONFIG [--dry-run] [--root-only]\n"
 "                       configure mm-color and memguard of the running root\n"
-"                       Linux through sysfs; --dry-run prints the writes\n"
+"                       Linux through sysfs; --dry-run prints the writes;\n"
+"                       --root-only regulates only the root cell's CPUs\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
@@ -137,12 +138,13 @@ static int config_command(const char *cmd, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "root-only", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *config;
 	struct cg_system *sys;
-	int c, dry_run = 0, ret;
+	int c, dry_run = 0, root_only = 0, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:nh", opts, NULL)) != -1) {
@@ -157,6 +159,12 @@ static int config_command(const char *cmd, int argc, char **argv)
 				return usage_error("%s: --dry-run is for apply",
 						   cmd);
 			dry_run = 1;
+			break;
+		case 'r':
+			if (strcmp(cmd, "apply"))
+				return usage_error("%s: --root-only is for apply",
+						   cmd);
+			root_only = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -180,7 +188,8 @@ static int config_command(const char *cmd, int argc, char **argv)
 	else if (!strcmp(cmd, "compile"))
 		ret = cg_compile(sys, out);
 	else if (!strcmp(cmd, "apply"))
-		ret = cg_apply(sys, sysfs_root(), dry_run ? stdout : NULL);
+		ret = cg_apply(sys, sysfs_root(), dry_run ? stdout : NULL,
+			       root_only);
 	cg_system_free(sys);
 	return ret ? EXIT_PROBLEMS : 0;
 }

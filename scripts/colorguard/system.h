@@ -28,7 +28,11 @@ void cg_system_free(struct cg_system *sys);
 void cg_plan_print(FILE *out, const struct cg_system *sys);
 int cg_compile(const struct cg_system *sys, const char *path);
 int cg_decode(FILE *out, const char *path);
-/* With dry set, print the writes there instead of doing them. */
-int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry);
+/*
+ * With dry set, print the writes there instead of doing them; root_only
+ * leaves the CPUs of the other cells alone.
+ */
+int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
+	     int root_only);
 
 #endif

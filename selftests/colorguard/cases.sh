@@ -332,3 +332,12 @@ tap_check "decode refuses trailing garbage" test "$rc" -eq 1 -a -s "$tmp/err"
 run compile "$here/bad/overlapping-colors.cfg" -o "$tmp/bad.blob"
 tap_check "compile refuses a config with problems, writes nothing" \
 	test "$rc" -eq 1 -a ! -e "$tmp/bad.blob"
+
+# --root-only: only the root cell's CPUs, no critical CPU.
+COLORGUARD_SYSFS=/fake run apply --dry-run --root-only "$examples/board4.cfg"
+if [ "$rc" -eq 0 ] && grep -qxF "echo '' > /fake/kernel/memguard/critical" "$tmp/out" &&
+   grep -qxF 'echo 0-1:1000,500 > /fake/kernel/memguard/budgets' "$tmp/out"; then
+	tap_ok "apply --root-only leaves the other cells' CPUs alone"
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "apply --root-only leaves the other cells' CPUs alone"
+fi
