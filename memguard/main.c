@@ -24,9 +24,11 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -173,9 +175,35 @@ static void mg_overflow_handler(struct perf_event *event,
 				struct pt_regs *regs)
 {
 	struct mg_cpu *mc = this_cpu_ptr(&mg_cpus);
+	int s;
 
+	for (s = 0; s < MG_NR_SLOTS; s++)
+		if (READ_ONCE(mc->event[s]) == event)
+			set_bit(s, &mc->fired);
 	if (READ_ONCE(mc->armed) && !READ_ONCE(mc->throttled))
 		irq_work_queue(&mc->irq_work);
+}
+
+/*
+ * Count @period more events until the next overflow. A limited counter
+ * gets perf's event limit of one overflow: perf then disables it itself,
+ * so no budget, however small, can make the PMU interrupt faster than
+ * this thread re-arms it.
+ */
+static void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit)
+{
+	struct perf_event *ev = mc->event[s];
+	bool used_up = test_and_clear_bit(s, &mc->fired);
+
+	if (used_up)
+		mc->limit_armed[s] = false;
+	perf_event_period(ev, period);
+	if (limit && !mc->limit_armed[s]) {
+		mc->limit_armed[s] = true;
+		perf_event_refresh(ev, 1);
+	} else {
+		perf_event_enable(ev);
+	}
 }
 
 static u64 mg_period_index(struct mg_cpu *mc, ktime_t now)
@@ -302,14 +330,14 @@ static void mg_boundary(struct mg_cpu *mc)
 	mc->period_no = idx;
 	mc->period_end = ktime_add_ns(mc->tb_start, (idx + 1) * mc->period_ns);
 	mg_assign_budgets(mc);
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (mc->event[s])
-			perf_event_period(mc->event[s],
-					  mc->allowance[s] == MG_UNLIMITED ?
-					  MG_COUNT_ONLY_PERIOD : mc->allowance[s]);
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (mc->event[s])
-			perf_event_enable(mc->event[s]);
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (!mc->event[s])
+			continue;
+		if (mc->allowance[s] == MG_UNLIMITED)
+			mg_arm(mc, s, MG_COUNT_ONLY_PERIOD, false);
+		else
+			mg_arm(mc, s, mc->allowance[s], true);
+	}
 
 	cost = ktime_to_ns(ktime_sub(ktime_get(), t0));
 	mc->stats.boundary_ns_total += cost;
@@ -341,14 +369,14 @@ static bool mg_reclaim(struct mg_cpu *mc, enum mg_slot s, u64 val)
 	if (got) {
 		mc->allowance[s] = val + got;
 		mc->stats.reclaim_taken += got;
-		perf_event_period(mc->event[s], got);
+		mg_arm(mc, s, got, true);
 		return true;
 	}
 	if (val < mc->assigned[s]) {
 		mc->allowance[s] = mc->assigned[s];
 		mc->mispredicted[s] = true;
 		mc->stats.reclaim_mispredictions++;
-		perf_event_period(mc->event[s], mc->assigned[s] - val);
+		mg_arm(mc, s, mc->assigned[s] - val, true);
 		return true;
 	}
 	return false;
@@ -370,8 +398,14 @@ static u64 mg_overflow(struct mg_cpu *mc)
 		if (!mc->event[s])
 			continue;
 		val[s] = perf_event_read_value(mc->event[s], &enabled, &running);
-		if (mc->allowance[s] == MG_UNLIMITED || val[s] < mc->allowance[s])
+		if (mc->allowance[s] == MG_UNLIMITED)
 			continue;
+		if (val[s] < mc->allowance[s]) {
+			/* A stale overflow used up the limit: arm for the rest. */
+			if (test_bit(s, &mc->fired))
+				mg_arm(mc, s, mc->allowance[s] - val[s], true);
+			continue;
+		}
 		hit = true;
 		if (!mg_reclaim(mc, s, val[s]))
 			over = true;
@@ -401,6 +435,12 @@ static void mg_hold(struct mg_cpu *mc, u64 hold_ns)
 {
 	u64 held;
 
+	/*
+	 * Run softirqs raised in task context first: idle must not start
+	 * with work pending that only this CPU can do.
+	 */
+	local_bh_disable();
+	local_bh_enable();
 	/* The idle state's exit latency may cost at most 1/8 of the hold. */
 	play_idle_precise(hold_ns, hold_ns >> 3);
 
@@ -432,6 +472,13 @@ static int mg_thread_fn(void *data)
 	struct mg_cpu *mc = data;
 	u64 hold;
 
+	/*
+	 * A CPU going offline pushes every kthread that is neither smpboot's
+	 * nor migration-disabled off itself, breaking the binding that
+	 * play_idle_precise() needs; the thread stays put until the
+	 * hotplug teardown stops it.
+	 */
+	migrate_disable();
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!READ_ONCE(mc->work) && !kthread_should_stop())
@@ -444,6 +491,7 @@ static int mg_thread_fn(void *data)
 		if (hold)
 			mg_hold(mc, hold);
 	}
+	migrate_enable();
 	return 0;
 }
 
@@ -493,7 +541,9 @@ static int mg_cpu_online(unsigned int cpu)
 		mc->event[s] = event[s];
 		mc->event_err[s] = err[s];
 		mc->zero_periods[s] = 0;
+		mc->limit_armed[s] = false;
 	}
+	mc->fired = 0;
 	mc->thread = thread;
 	mc->online = true;
 	mc->armed = false;
@@ -592,6 +642,8 @@ int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
 		old = mc->event[slot];
 		mc->event[slot] = fresh[cpu];
 		mc->event_err[slot] = 0;
+		mc->limit_armed[slot] = false;
+		clear_bit(slot, &mc->fired);
 		mc->zero_periods[slot] = 0;
 		/* The new counter starts disabled; the next boundary arms it. */
 		mc->fresh = true;

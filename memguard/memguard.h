@@ -91,6 +91,9 @@ struct mg_cpu {
 	u64 assigned[MG_NR_SLOTS];	/* budget this period, events */
 	u64 allowance[MG_NR_SLOTS];	/* assigned - donated + reclaimed */
 	bool mispredicted[MG_NR_SLOTS];
+	/* perf's event_limit is 1: the next overflow disables the counter */
+	bool limit_armed[MG_NR_SLOTS];
+	unsigned long fired;	/* slots whose limit an overflow used up */
 	u64 zero_periods[MG_NR_SLOTS];
 	u64 period_no;
 	ktime_t tb_start;
