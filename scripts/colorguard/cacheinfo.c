@@ -185,8 +185,8 @@ static void count_instance(struct scan *sc, const char *cpudir,
 	closedir(dp);
 }
 
-static int for_each_cpu(struct cg_cacheinfo *ci, struct scan *sc,
-			const char *cpusdir, int pass)
+static int scan_cpus(struct cg_cacheinfo *ci, struct scan *sc,
+		     const char *cpusdir, int pass)
 {
 	char cpudir[PATH_MAX];
 	unsigned int nr = 0;
@@ -233,7 +233,7 @@ int cg_cacheinfo_read(const char *root, struct cg_cacheinfo *ci)
 		return -1;
 	}
 	sc->best_cpu = ULONG_MAX;
-	if (for_each_cpu(ci, sc, cpusdir, 0))
+	if (scan_cpus(ci, sc, cpusdir, 0))
 		goto out;
 	if (!sc->best_level) {
 		if (!ci->error[0])
@@ -242,7 +242,7 @@ int cg_cacheinfo_read(const char *root, struct cg_cacheinfo *ci)
 		goto out;
 	}
 	ci->error[0] = '\0';
-	for_each_cpu(ci, sc, cpusdir, 1);
+	scan_cpus(ci, sc, cpusdir, 1);
 
 	ci->level = sc->best_level;
 	ci->nr_instances = sc->nr_lists;

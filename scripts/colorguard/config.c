@@ -358,6 +358,7 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 static const char *const top_keys[] = {
 	"llc", "hypervisor", "memguard", "cells", NULL
 };
+
 static const char *const hv_keys[] = { "colors", NULL };
 static const char *const mg_keys[] = { "period_us", NULL };
 
