@@ -97,6 +97,7 @@ struct cg_config {
 };
 
 #define CG_DEFAULT_PERIOD_US	1000
+#define CG_MIN_PERIOD_US	100	/* memguard's limits */
 #define CG_MAX_PERIOD_US	1000000
 #define CG_MAX_MBPS		1000000
 

@@ -381,8 +381,8 @@ static void read_root(struct ctx *c, const config_setting_t *root,
 	g = get_group(c, root, NULL, "memguard");
 	if (g) {
 		check_keys(c, g, "memguard", mg_keys);
-		get_u64(c, g, "memguard", "period_us", 1, CG_MAX_PERIOD_US,
-			&cfg->period_us);
+		get_u64(c, g, "memguard", "period_us", CG_MIN_PERIOD_US,
+			CG_MAX_PERIOD_US, &cfg->period_us);
 	}
 
 	cells = config_setting_get_member(root, "cells");
