@@ -102,15 +102,15 @@ int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 	void *lists;
 	int err;
 
-	if (!mmc_pool_empty()) {
-		mmc_set_status("geometry: pool, quarantine or mappings not empty");
-		return -EBUSY;
-	}
 	err = hvc_geometry_from_way_size(&geo, way_size, PAGE_SIZE);
 	if (err) {
 		mmc_set_status("geometry: way size %llu rejected: %s", way_size,
 			       hvc_strerror(err));
 		return -EINVAL;
+	}
+	if (!mmc_pool_empty()) {
+		mmc_set_status("geometry: pool, quarantine or mappings not empty");
+		return -EBUSY;
 	}
 	managed = kcalloc(geo.nr_colors, sizeof(*managed), GFP_KERNEL);
 	quar = kcalloc(geo.nr_colors, sizeof(*quar), GFP_KERNEL);
@@ -383,6 +383,9 @@ int mmc_commit(const struct mmc_mask *mask, unsigned long nr_pages,
 	fd_limit = mmc.limit_fd_mb << (20 - PAGE_SHIFT);
 	total_limit = mmc.limit_total_mb << (20 - PAGE_SHIFT);
 	spin_lock(&mmc.alloc_lock);
+	/* More than the pool holds could never be served. */
+	if (!err && nr_pages > mmc.pool_pages + mmc.quarantined)
+		err = -ENOMEM;
 	if (!err && fd_limit && file_pages + nr_pages > fd_limit)
 		err = -ENOMEM;
 	if (!err && total_limit && mmc.committed + nr_pages > total_limit)

@@ -162,23 +162,26 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 	map = kzalloc(sizeof(*map), GFP_KERNEL);
 	if (!map)
 		return -ENOMEM;
+	/* The limits bound nr before anything is sized by it. */
+	mutex_lock(&mf->lock);
+	map->mask = mf->mask;
+	err = mf->mask_set ? 0 : -EINVAL;
+	if (!err)
+		err = mmc_commit(&map->mask, nr, atomic_long_read(&mf->committed));
+	if (!err)
+		atomic_long_add(nr, &mf->committed);
+	mutex_unlock(&mf->lock);
+	if (err) {
+		kfree(map);
+		return err;
+	}
 	map->frames = kvcalloc(nr, sizeof(*map->frames), GFP_KERNEL);
 	if (!map->frames) {
+		atomic_long_sub(nr, &mf->committed);
+		mmc_uncommit(nr);
 		kfree(map);
 		return -ENOMEM;
 	}
-	mutex_lock(&mf->lock);
-	if (!mf->mask_set) {
-		mutex_unlock(&mf->lock);
-		err = -EINVAL;
-		goto free;
-	}
-	map->mask = mf->mask;
-	mutex_unlock(&mf->lock);
-	err = mmc_commit(&map->mask, nr, atomic_long_read(&mf->committed));
-	if (err)
-		goto free;
-	atomic_long_add(nr, &mf->committed);
 	kref_init(&map->ref);
 	mutex_init(&map->lock);
 	map->nr_pages = nr;
@@ -189,10 +192,6 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 	vma->vm_ops = &mmc_vm_ops;
 	vma->vm_private_data = map;
 	return 0;
-free:
-	kvfree(map->frames);
-	kfree(map);
-	return err;
 }
 
 static int mmc_dev_open(struct inode *inode, struct file *filp)
@@ -236,7 +235,9 @@ static long mmc_set_list(struct mmc_file *mf, void __user *arg)
 	buf = memdup_user_nul(u64_to_user_ptr(req.addr), req.len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	err = mmc_mask_parse(buf, &mask);
+	mutex_lock(&mmc.lock);
+	err = mmc_mask_parse(buf, &mask, false);
+	mutex_unlock(&mmc.lock);
 	kfree(buf);
 	if (err)
 		return err;
@@ -273,7 +274,9 @@ static long mmc_set_bitmap(struct mmc_file *mf, void __user *arg)
 		return -EFAULT;
 	if (req.nbits % 64 && bits[words - 1] >> (req.nbits % 64))
 		return -EINVAL;
+	mutex_lock(&mmc.lock);
 	err = mmc_mask_from_bits(bits, req.nbits, &mask);
+	mutex_unlock(&mmc.lock);
 	if (err)
 		return err;
 	mutex_lock(&mf->lock);

@@ -100,7 +100,7 @@ static inline struct page *mmc_frame_page(struct mmc_frame *frame)
 	return frame->page;
 }
 
-int mmc_mask_parse(const char *buf, struct mmc_mask *mask);
+int mmc_mask_parse(const char *buf, struct mmc_mask *mask, bool report);
 int mmc_mask_from_bits(const u64 *bits, u32 nbits, struct mmc_mask *mask);
 int mmc_mask_to_bits(const struct mmc_mask *mask, u64 *bits, u32 nbits);
 u32 mmc_mask_weight(const struct mmc_mask *mask);

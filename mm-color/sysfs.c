@@ -268,7 +268,7 @@ static ssize_t root_colors_store(struct kobject *kobj,
 	int err;
 
 	mutex_lock(&mmc.lock);
-	err = mmc_mask_parse(buf, &mask);
+	err = mmc_mask_parse(buf, &mask, true);
 	if (!err)
 		err = mmc_set_root_colors(&mask);
 	if (!err)

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adapters between userspace's forms of a mask and hv-color's mask: the
+ * list syntax goes through hv-color's parser and formatter, bitmaps are
+ * copied bit by bit. Colors are then checked against the geometry.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "mm_color_int.h"
+
+/*
+ * A list from sysfs or the ioctl: one trailing newline is tolerated. Called
+ * with mmc.lock held; @report puts the reason into last_cmd_status (sysfs).
+ */
+int mmc_mask_parse(const char *buf, struct mmc_mask *mask, bool report)
+{
+	size_t len = strlen(buf);
+	int err;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	err = hvc_mask_parse_len(buf, len, &mask->m);
+	if (err) {
+		if (report)
+			mmc_set_status("list \"%.*s\": %s", (int)min_t(size_t, len, 64), buf,
+				       hvc_strerror(err));
+		return err == HVC_ERANGE ? -ERANGE : -EINVAL;
+	}
+	err = mmc_mask_check(mask);
+	if (err && report)
+		mmc_set_status("list: %s", err == -ERANGE ?
+			       "color not below nr_colors" : "empty or no geometry");
+	return err;
+}
+
+/* Called with mmc.lock held. */
+int mmc_mask_from_bits(const u64 *bits, u32 nbits, struct mmc_mask *mask)
+{
+	u32 c;
+
+	hvc_mask_clear(&mask->m);
+	for (c = 0; c < nbits; c++)
+		if (bits[c / 64] & (1ULL << (c % 64)))
+			hvc_mask_set(&mask->m, c);
+	return mmc_mask_check(mask);
+}
+
+int mmc_mask_to_bits(const struct mmc_mask *mask, u64 *bits, u32 nbits)
+{
+	u32 c;
+
+	if (hvc_mask_last(&mask->m) >= nbits)
+		return -EOVERFLOW;
+	memset(bits, 0, DIV_ROUND_UP(nbits, 64) * sizeof(u64));
+	for (c = 0; c < nbits; c++)
+		if (hvc_mask_test(&mask->m, c))
+			bits[c / 64] |= 1ULL << (c % 64);
+	return 0;
+}
+
+u32 mmc_mask_weight(const struct mmc_mask *mask)
+{
+	return hvc_mask_weight(&mask->m);
+}
+
+int mmc_mask_format(const struct mmc_mask *mask, char *buf, size_t size)
+{
+	return hvc_mask_format(&mask->m, buf, size);
+}

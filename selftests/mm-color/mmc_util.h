@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the mm-color guest programs: sysfs access, the
+ * device's ioctls and colors of PFNs read from /proc/self/pagemap (the
+ * color math is hv-color's).
+ */
+#ifndef MMC_UTIL_H
+#define MMC_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <colorguard/hv_color.h>
+#include <colorguard/mm_color.h>
+
+#define MMC_SYSFS	"/sys/kernel/mm/color/"
+#define MMC_DEV		"/dev/mm-color"
+#define PAGE		4096UL
+
+/* Read a sysfs file of mm-color into @buf (newline stripped); -errno. */
+static inline int mmc_read(const char *name, char *buf, size_t size)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), MMC_SYSFS "%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+	return 0;
+}
+
+static inline unsigned long mmc_read_ul(const char *name)
+{
+	char buf[64];
+
+	if (mmc_read(name, buf, sizeof(buf)))
+		return (unsigned long)-1;
+	return strtoul(buf, NULL, 10);
+}
+
+/* Write @len bytes of @val to a sysfs file: 0 or -errno. */
+static inline int mmc_write_len(const char *name, const char *val, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), MMC_SYSFS "%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+static inline int mmc_write(const char *name, const char *val)
+{
+	return mmc_write_len(name, val, strlen(val));
+}
+
+static inline unsigned int mmc_nr_colors(void)
+{
+	return mmc_read_ul("nr_colors");
+}
+
+/* The geometry the module uses, as hv-color sees it. */
+static inline int mmc_geometry(struct hvc_geometry *geo)
+{
+	return hvc_geometry_from_way_size(geo, mmc_read_ul("way_size"), PAGE);
+}
+
+static inline int mmc_set_list(int fd, const char *list)
+{
+	struct mm_color_list req = {
+		.addr = (uintptr_t)list,
+		.len = strlen(list),
+	};
+
+	return ioctl(fd, MM_COLOR_SET_LIST, &req) ? -errno : 0;
+}
+
+static inline int mmc_open_list(const char *list)
+{
+	int fd = open(MMC_DEV, O_RDWR);
+
+	if (fd < 0)
+		return -errno;
+	if (mmc_set_list(fd, list)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* Free frames of every color, from free/<c>. */
+static inline void mmc_free_counts(unsigned long *counts, unsigned int nr)
+{
+	char name[32];
+	unsigned int c;
+
+	for (c = 0; c < nr; c++) {
+		snprintf(name, sizeof(name), "free/%u", c);
+		counts[c] = mmc_read_ul(name);
+	}
+}
+
+static inline int mmc_counts_equal(const unsigned long *a, const unsigned long *b,
+			    unsigned int nr)
+{
+	return !memcmp(a, b, nr * sizeof(*a));
+}
+
+/* PFN of the page at @addr (0 if not present). */
+static inline uint64_t mmc_pfn(int pagemap, const void *addr)
+{
+	uint64_t ent;
+
+	if (pread(pagemap, &ent, sizeof(ent),
+		  (uintptr_t)addr / PAGE * sizeof(ent)) != sizeof(ent))
+		return 0;
+	if (!(ent >> 63))
+		return 0;
+	return ent & ((1ULL << 55) - 1);
+}
+
+/*
+ * Count the pages of [addr, addr+len) that are not present or whose color
+ * is outside @mask. Every page must have been touched.
+ */
+static inline unsigned long mmc_bad_pages(const struct hvc_geometry *geo,
+				   const struct hvc_mask *mask,
+				   const void *addr, size_t len)
+{
+	int pagemap = open("/proc/self/pagemap", O_RDONLY);
+	unsigned long bad = 0;
+	size_t off;
+
+	if (pagemap < 0)
+		return len / PAGE;
+	for (off = 0; off < len; off += PAGE) {
+		uint64_t pfn = mmc_pfn(pagemap, (const char *)addr + off);
+
+		if (!pfn || !hvc_mask_test(mask, hvc_color_of_pfn(geo, pfn)))
+			bad++;
+	}
+	close(pagemap);
+	return bad;
+}
+
+/* A pattern that differs per page and per run. */
+static inline void mmc_fill(void *addr, size_t len, uint64_t seed)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += PAGE) {
+		uint64_t *p = (uint64_t *)((char *)addr + off);
+
+		p[0] = seed ^ off;
+		p[PAGE / sizeof(*p) - 1] = ~(seed ^ off);
+	}
+}
+
+/* Pages of [from, to) (offsets into the mapping at @base) not as filled. */
+static inline unsigned long mmc_check_range(const void *base, size_t from, size_t to,
+				     uint64_t seed)
+{
+	unsigned long bad = 0;
+	size_t off;
+
+	for (off = from; off < to; off += PAGE) {
+		const uint64_t *p = (const uint64_t *)((const char *)base + off);
+
+		if (p[0] != (seed ^ off) || p[PAGE / sizeof(*p) - 1] != ~(seed ^ off))
+			bad++;
+	}
+	return bad;
+}
+
+static inline unsigned long mmc_check(const void *addr, size_t len, uint64_t seed)
+{
+	return mmc_check_range(addr, 0, len, seed);
+}
+
+static inline unsigned long meminfo_kb(const char *key)
+{
+	char line[256];
+	unsigned long v = 0;
+	size_t klen = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':')
+			v = strtoul(line + klen + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+#endif /* MMC_UTIL_H */
