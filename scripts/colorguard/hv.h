@@ -10,12 +10,18 @@
 struct cg_hv_geometry {
 	uint64_t way_size;
 	uint64_t page_size;
+	uint64_t line_size;
+	unsigned int pages_per_color;
 	unsigned int nr_colors;
 };
 
 int cg_hv_geometry(uint64_t way_size, uint64_t line_size,
 		   unsigned int pages_per_color, struct cg_hv_geometry *g,
 		   char *why, size_t len);
+
+/* memguard's unit: LLC lines per period for a budget in MB/s (2^20 B). */
+int cg_hv_budget_events(uint64_t mbps, uint64_t period_us, uint64_t line,
+			uint64_t *events);
 
 /* A color mask or CPU set: hv-color's mask behind a handle. */
 struct cg_hv_mask;

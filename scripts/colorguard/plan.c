@@ -10,18 +10,6 @@ static const char *const type_names[] = {
 	[CG_CELL_NORMAL] = "normal",
 };
 
-/*
- * MB/s (2^20 bytes) to LLC-line events per period, rounded down, at least
- * one: the conversion memguard applies to a budget written in MB/s.
- */
-uint64_t cg_mbps_to_events(uint64_t mbps, uint64_t period_us, uint64_t line)
-{
-	/* mbps <= 10^6 < 2^20, period_us <= 10^6 < 2^20: fits in 64 bits. */
-	uint64_t events = (mbps << 20) * period_us / (1000000ull * line);
-
-	return events ? events : 1;
-}
-
 /* a/b as a percentage with one decimal, integer math. */
 static void percent(uint64_t a, uint64_t b, char *buf, size_t len)
 {
@@ -34,14 +22,20 @@ static void percent(uint64_t a, uint64_t b, char *buf, size_t len)
 static void print_budget(FILE *out, const char *what, const struct cg_u64 *b,
 			 const struct cg_system *sys)
 {
+	uint64_t events;
+
 	if (!b->line) {
 		fprintf(out, "  %-11s unlimited\n", what);
 		return;
 	}
+	if (cg_hv_budget_events(b->v, sys->cfg.period_us.v, sys->line_size,
+				&events)) {
+		fprintf(out, "  %-11s %llu MB/s per CPU\n", what,
+			(unsigned long long)b->v);
+		return;
+	}
 	fprintf(out, "  %-11s %llu MB/s per CPU = %llu events of %llu B per %llu us\n",
-		what, (unsigned long long)b->v,
-		(unsigned long long)cg_mbps_to_events(b->v, sys->cfg.period_us.v,
-						      sys->line_size),
+		what, (unsigned long long)b->v, (unsigned long long)events,
 		(unsigned long long)sys->line_size,
 		(unsigned long long)sys->cfg.period_us.v);
 }

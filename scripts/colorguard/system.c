@@ -143,16 +143,49 @@ struct report_ctx {
 	const struct cg_system *sys;
 };
 
-/* Line of the config setting an hv-color field name refers to. */
+/* hv-color's field names, the config's names for them. */
+static const char *const field_names[][2] = {
+	{ "host_base", "phys" },
+	{ "host_size", "span" },
+	{ "cell_base", "virt" },
+	{ "cell_size", "size" },
+	{ "flags", NULL },	/* type for a cell, colored for a region */
+	{ "hv_colors", "hypervisor.colors" },
+};
+
+static const char *config_field(const char *field, int region)
+{
+	unsigned int i;
+
+	if (!field)
+		return NULL;
+	for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++) {
+		if (strcmp(field, field_names[i][0]))
+			continue;
+		if (field_names[i][1])
+			return field_names[i][1];
+		return region >= 0 ? "colored" : "type";
+	}
+	return field;
+}
+
+static unsigned int or_line(unsigned int line, unsigned int fallback)
+{
+	return line ? line : fallback;
+}
+
+/* Line of the config setting a field (in the config's terms) refers to. */
 static unsigned int field_line(const struct cg_system *sys, int cell,
 			       int region, const char *field)
 {
 	const struct cg_cell *c;
 
+	if (!field)
+		field = "";
 	if (cell < 0) {
-		if (!strcmp(field, "hypervisor.colors") || !strcmp(field, "colors"))
-			return sys->cfg.hv_colors.line;
-		if (!strncmp(field, "llc", 3))
+		if (strstr(field, "colors"))
+			return or_line(sys->cfg.hv_colors.line, sys->cfg.cells_line);
+		if (!strncmp(field, "llc", 3) || strstr(field, "geo"))
 			return sys->cfg.llc.line;
 		return sys->cfg.cells_line;
 	}
@@ -160,51 +193,60 @@ static unsigned int field_line(const struct cg_system *sys, int cell,
 	if (region >= 0 && (unsigned int)region < c->nr_regions) {
 		const struct cg_region *r = &c->regions[region];
 
-		if (strstr(field, "span") && r->span.line)
-			return r->span.line;
-		if (strstr(field, "size") && r->size.line)
-			return r->size.line;
-		if (strstr(field, "phys") && r->phys.line)
-			return r->phys.line;
-		if (strstr(field, "virt") && r->virt.line)
-			return r->virt.line;
+		if (!strcmp(field, "span"))
+			return or_line(r->span.line, or_line(r->size.line, r->line));
+		if (!strcmp(field, "size"))
+			return or_line(r->size.line, r->line);
+		if (!strcmp(field, "phys"))
+			return or_line(r->phys.line, r->line);
+		if (!strcmp(field, "virt"))
+			return or_line(r->virt.line, r->line);
+		if (!strcmp(field, "colored"))
+			return or_line(r->colored_line, r->line);
 		return r->line;
 	}
 	if (!strcmp(field, "colors"))
-		return c->colors.line;
+		return or_line(c->colors.line, c->line);
 	if (!strcmp(field, "cpus"))
-		return c->cpus.line;
+		return or_line(c->cpus.line, c->line);
 	if (!strcmp(field, "name"))
-		return c->name_line;
+		return or_line(c->name_line, c->line);
 	if (!strcmp(field, "type"))
-		return c->type_line ? c->type_line : c->line;
-	if (!strcmp(field, "read_mbps") && c->read_mbps.line)
-		return c->read_mbps.line;
-	if (!strcmp(field, "write_mbps") && c->write_mbps.line)
-		return c->write_mbps.line;
+		return or_line(c->type_line, c->line);
+	if (!strcmp(field, "read_mbps"))
+		return or_line(c->read_mbps.line, c->line);
+	if (!strcmp(field, "write_mbps"))
+		return or_line(c->write_mbps.line, c->line);
+	if (!strncmp(field, "region", 6) || !strncmp(field, "nr_regions", 10))
+		return or_line(c->memory_line, c->line);
 	return c->line;
 }
 
-static void report(void *ctx, int cell, int region, const char *field,
+static void report(void *ctx, int cell, int region, const char *hv_field,
 		   const char *reason)
 {
 	struct report_ctx *rc = ctx;
 	const struct cg_system *sys = rc->sys;
-	const char *label = NULL;
+	const char *label = NULL, *field;
 	char f[64];
 
 	if (cell >= 0 && (unsigned int)cell < sys->cfg.nr_cells)
 		label = sys->cfg.cells[cell].label;
 	else
 		cell = -1;
-	if (cell >= 0 && region >= 0)
-		snprintf(f, sizeof(f), "memory[%d].%s", region, field);
-	else if (cell < 0 && !strcmp(field, "colors"))
+	if (cell < 0 || region < 0 ||
+	    (unsigned int)region >= sys->cfg.cells[cell].nr_regions)
+		region = -1;
+	field = config_field(hv_field, region);
+	if (region >= 0)
+		snprintf(f, sizeof(f), "memory[%d]%s%s", region,
+			 field ? "." : "", field ? field : "");
+	else if (cell < 0 && field && !strcmp(field, "colors"))
 		snprintf(f, sizeof(f), "hypervisor.colors");
 	else
-		snprintf(f, sizeof(f), "%s", field);
-	cg_err(rc->d, field_line(sys, cell, region, field), label, f, "%s",
-	       reason);
+		snprintf(f, sizeof(f), "%s", field ? field : "");
+	cg_err(rc->d, field_line(sys, cell, region, field), label,
+	       f[0] ? f : NULL, "%s", reason);
 }
 
 static const enum cg_hv_cell_kind kinds[] = {
@@ -217,7 +259,7 @@ static const enum cg_hv_cell_kind kinds[] = {
 static void validate(struct cg_diag *d, struct cg_system *sys)
 {
 	struct report_ctx rc = { .d = d, .sys = sys };
-	unsigned int i, j, nr_roots = 0;
+	unsigned int i, j;
 	int idx;
 
 	sys->hv = cg_hv_sys_new(&sys->geom, sys->hv_colors);
@@ -229,8 +271,6 @@ static void validate(struct cg_diag *d, struct cg_system *sys)
 		const struct cg_cell *c = &sys->cfg.cells[i];
 		const struct cg_sys_cell *sc = &sys->cells[i];
 
-		if (c->type == CG_CELL_ROOT)
-			nr_roots++;
 		if (c->type == CG_CELL_CRITICAL &&
 		    (c->read_mbps.line || c->write_mbps.line))
 			cg_err(d, c->read_mbps.line ? c->read_mbps.line :
@@ -251,13 +291,10 @@ static void validate(struct cg_diag *d, struct cg_system *sys)
 					     r->virt.line ? r->virt.v : r->phys.v,
 					     r->size.v, sys->cells[i].regions[j].span,
 					     r->colored) < 0)
-				cg_err(d, r->line, c->label, NULL,
-				       "hv-color refused memory[%u]", j);
+				cg_err(d, r->line, c->label, "memory",
+				       "more regions than hv-color's system limit");
 		}
 	}
-	if (nr_roots != 1)
-		cg_err(d, sys->cfg.cells_line, NULL, "cells",
-		       "%u cells of type root, need exactly one", nr_roots);
 	cg_hv_sys_validate(sys->hv, report, &rc);
 }
 

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tool's side of hv-color: thin wrappers that give the rest of the
+ * tool hv-color's geometry, masks, regions, system checks and blob in
+ * plain C types, with hv-color's own messages. No color math here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <colorguard/hv_color.h>
+
+#include "hv.h"
+
+#define PAGE_SHIFT_4K	12
+
+struct cg_hv_mask {
+	struct hvc_mask m;
+};
+
+struct cg_hv_sys {
+	struct hvc_system s;
+};
+
+int cg_hv_geometry(uint64_t way_size, uint64_t line_size,
+		   unsigned int pages_per_color, struct cg_hv_geometry *g,
+		   char *why, size_t len)
+{
+	struct hvc_geometry geo;
+	int ret;
+
+	ret = hvc_geometry_from_way_size(&geo, way_size, line_size, 0,
+					 PAGE_SHIFT_4K, pages_per_color);
+	if (ret) {
+		snprintf(why, len, "hv-color refuses the geometry: %s",
+			 strerror(-ret));
+		return -1;
+	}
+	g->way_size = geo.way_size;
+	g->page_size = 1ull << geo.page_shift;
+	g->nr_colors = geo.nr_colors;
+	g->line_size = line_size;
+	g->pages_per_color = pages_per_color;
+	return 0;
+}
+
+static int to_hvc(const struct cg_hv_geometry *g, struct hvc_geometry *geo)
+{
+	return hvc_geometry_from_way_size(geo, g->way_size, g->line_size, 0,
+					  PAGE_SHIFT_4K, g->pages_per_color);
+}
+
+int cg_hv_budget_events(uint64_t mbps, uint64_t period_us, uint64_t line,
+			uint64_t *events)
+{
+	hvc_u64 ev;
+
+	if (hvc_budget_events(mbps, period_us, line, &ev))
+		return -1;
+	*events = ev;
+	return 0;
+}
+
+struct cg_hv_mask *cg_hv_mask_new(void)
+{
+	struct cg_hv_mask *m = malloc(sizeof(*m));
+
+	if (m)
+		hvc_mask_zero(&m->m);
+	return m;
+}
+
+void cg_hv_mask_free(struct cg_hv_mask *m)
+{
+	free(m);
+}
+
+int cg_hv_mask_parse(struct cg_hv_mask *m, const char *s, unsigned int nbits,
+		     char *why, size_t len)
+{
+	struct hvc_parse_error err = { 0 };
+
+	if (!hvc_mask_parse(&m->m, s, strlen(s), nbits, &err))
+		return 0;
+	snprintf(why, len, "\"%.40s\" at position %u: %s", s, err.pos,
+		 err.reason ? err.reason : strerror(-err.code));
+	return -1;
+}
+
+void cg_hv_mask_format(const struct cg_hv_mask *m, char *buf, size_t len)
+{
+	if (hvc_mask_format(&m->m, buf, len) < 0 && len)
+		buf[0] = '\0';
+}
+
+unsigned int cg_hv_mask_weight(const struct cg_hv_mask *m)
+{
+	return hvc_mask_weight(&m->m);
+}
+
+void cg_hv_mask_fill(struct cg_hv_mask *m, unsigned int nbits)
+{
+	hvc_mask_fill(&m->m, nbits);
+}
+
+void cg_hv_mask_or(struct cg_hv_mask *m, const struct cg_hv_mask *a)
+{
+	hvc_mask_or(&m->m, &m->m, &a->m);
+}
+
+int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
+		 uint64_t base, uint64_t want, uint64_t *span,
+		 uint64_t *cell_size, uint64_t *extents, char *why, size_t len)
+{
+	struct hvc_geometry geo;
+	struct hvc_region *r;
+	hvc_u64 v;
+	int ret;
+
+	if (to_hvc(g, &geo)) {
+		snprintf(why, len, "no geometry");
+		return -1;
+	}
+	if (!*span) {
+		ret = hvc_span_for_size(&geo, &m->m, want, &v);
+		if (ret) {
+			snprintf(why, len, "no host span gives %llu bytes: %s",
+				 (unsigned long long)want, strerror(-ret));
+			return -1;
+		}
+		*span = v;
+	}
+	ret = hvc_size_for_span(&geo, &m->m, *span, &v);
+	if (ret) {
+		snprintf(why, len, "span %llu: %s", (unsigned long long)*span,
+			 strerror(-ret));
+		return -1;
+	}
+	*cell_size = v;
+	*extents = 0;
+	/* The system check says what is wrong with a short span. */
+	if (v < want)
+		return 0;
+	r = malloc(sizeof(*r));
+	if (!r) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	ret = hvc_region_init(r, &geo, &m->m, base, base, want);
+	if (!ret)
+		*extents = hvc_region_nr_extents(r);
+	free(r);
+	/* hv-color's validator reports a misaligned or oversized region. */
+	return 0;
+}
+
+struct cg_hv_sys *cg_hv_sys_new(const struct cg_hv_geometry *g,
+				const struct cg_hv_mask *hv_colors)
+{
+	struct cg_hv_sys *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (to_hvc(g, &s->s.geo)) {
+		free(s);
+		return NULL;
+	}
+	if (hv_colors)
+		hvc_mask_copy(&s->s.hv_colors, &hv_colors->m);
+	return s;
+}
+
+void cg_hv_sys_free(struct cg_hv_sys *s)
+{
+	free(s);
+}
+
+int cg_hv_sys_cell(struct cg_hv_sys *s, const char *name,
+		   enum cg_hv_cell_kind kind, const struct cg_hv_mask *cpus,
+		   const struct cg_hv_mask *colors, uint64_t read_mbps,
+		   uint64_t write_mbps)
+{
+	struct hvc_cell_desc *c;
+
+	if (s->s.nr_cells >= HVC_MAX_CELLS || strlen(name) >= HVC_NAME_LEN ||
+	    read_mbps > HVC_MAX_MBPS || write_mbps > HVC_MAX_MBPS)
+		return -1;
+	c = &s->s.cells[s->s.nr_cells];
+	memset(c, 0, sizeof(*c));
+	strcpy(c->name, name);
+	hvc_mask_copy(&c->cpus, &cpus->m);
+	hvc_mask_copy(&c->colors, &colors->m);
+	c->flags = kind == CG_HV_ROOT ? HVC_CELL_ROOT :
+		   kind == CG_HV_CRITICAL ? HVC_CELL_CRITICAL : 0;
+	c->read_mbps = read_mbps;
+	c->write_mbps = write_mbps;
+	c->first_region = s->s.nr_regions;
+	return s->s.nr_cells++;
+}
+
+int cg_hv_sys_region(struct cg_hv_sys *s, unsigned int cell, uint64_t phys,
+		     uint64_t virt, uint64_t size, uint64_t span, int colored)
+{
+	struct hvc_region_desc *r;
+	struct hvc_cell_desc *c;
+
+	if (cell >= s->s.nr_cells || cell + 1 != s->s.nr_cells ||
+	    s->s.nr_regions >= HVC_MAX_REGIONS)
+		return -1;
+	c = &s->s.cells[cell];
+	r = &s->s.regions[s->s.nr_regions++];
+	r->cell_base = virt;
+	r->host_base = phys;
+	r->host_size = span;
+	r->cell_size = size;
+	r->flags = colored ? HVC_REGION_COLORED : 0;
+	c->nr_regions++;
+	return 0;
+}
+
+int cg_hv_sys_validate(struct cg_hv_sys *s, cg_hv_report_fn report, void *ctx)
+{
+	enum { MAX_ERRS = 256 };
+	struct hvc_error *errs = calloc(MAX_ERRS, sizeof(*errs));
+	hvc_u32 nr = 0, i;
+	char reason[160];
+	int ret;
+
+	if (!errs) {
+		report(ctx, -1, -1, NULL, "out of memory");
+		return -1;
+	}
+	ret = hvc_system_validate(&s->s, errs, MAX_ERRS, &nr);
+	for (i = 0; i < nr && i < MAX_ERRS; i++) {
+		const struct hvc_error *e = &errs[i];
+
+		if (e->other_cell >= 0 && e->other_name[0])
+			snprintf(reason, sizeof(reason), "%s (cell \"%s\")",
+				 e->msg, e->other_name);
+		else
+			snprintf(reason, sizeof(reason), "%s", e->msg);
+		report(ctx, e->cell, e->region, e->field, reason);
+	}
+	free(errs);
+	return ret ? -1 : 0;
+}
+
+int cg_hv_sys_blob(struct cg_hv_sys *s, void **buf, size_t *len)
+{
+	hvc_s64 size = hvc_blob_size(&s->s);
+	hvc_size got;
+
+	if (size <= 0)
+		return -1;
+	*buf = malloc(size);
+	if (!*buf)
+		return -1;
+	if (hvc_blob_write(&s->s, *buf, size, &got)) {
+		free(*buf);
+		return -1;
+	}
+	*len = got;
+	return 0;
+}
+
+static void show_mask(FILE *out, const char *what, const struct hvc_mask *m)
+{
+	char list[HVC_MASK_LIST_MAX];
+
+	if (hvc_mask_format(m, list, sizeof(list)) < 0)
+		list[0] = '\0';
+	fprintf(out, " %s %s", what, list[0] ? list : "none");
+}
+
+int cg_hv_blob_show(FILE *out, const void *buf, size_t len, char *why,
+		    size_t why_len)
+{
+	struct hvc_system *s = malloc(sizeof(*s));
+	struct hvc_error err;
+	hvc_u32 i, j, nr = 0;
+	char a[32], b[32];
+
+	if (!s) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	memset(&err, 0, sizeof(err));
+	if (hvc_blob_parse(s, buf, len, &err)) {
+		hvc_error_format(&err, why, why_len);
+		free(s);
+		return -1;
+	}
+	memset(&err, 0, sizeof(err));
+	if (hvc_system_validate(s, &err, 1, &nr)) {
+		hvc_error_format(&err, why, why_len);
+		free(s);
+		return -1;
+	}
+	cg_size_str(s->geo.way_size, a, sizeof(a));
+	fprintf(out, "blob: %zu bytes, way %s, %u colors, line %u\n", len, a,
+		s->geo.nr_colors, s->geo.line_size);
+	fprintf(out, "hypervisor");
+	show_mask(out, "colors", &s->hv_colors);
+	fputc('\n', out);
+	for (i = 0; i < s->nr_cells; i++) {
+		const struct hvc_cell_desc *c = &s->cells[i];
+
+		fprintf(out, "cell \"%.*s\" %s", HVC_NAME_LEN - 1, c->name,
+			c->flags & HVC_CELL_ROOT ? "root" :
+			c->flags & HVC_CELL_CRITICAL ? "critical" : "normal");
+		show_mask(out, "cpus", &c->cpus);
+		show_mask(out, "colors", &c->colors);
+		if (c->read_mbps)
+			fprintf(out, " read %u", c->read_mbps);
+		if (c->write_mbps)
+			fprintf(out, " write %u", c->write_mbps);
+		fputc('\n', out);
+		for (j = 0; j < c->nr_regions; j++) {
+			const struct hvc_region_desc *r =
+				&s->regions[c->first_region + j];
+
+			cg_size_str(r->cell_size, a, sizeof(a));
+			cg_size_str(r->host_size, b, sizeof(b));
+			fprintf(out, "  %s cell 0x%llx +%s host 0x%llx +%s\n",
+				r->flags & HVC_REGION_COLORED ? "colored" : "uncolored",
+				(unsigned long long)r->cell_base, a,
+				(unsigned long long)r->host_base, b);
+		}
+	}
+	free(s);
+	return 0;
+}
