@@ -12,8 +12,9 @@ $(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
 	$(HOST_CC) $(HOST_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ $(CG_TOOL_SRCS) \
 		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 
-# The tool needs hv-color's API; until it is in the tree there is nothing to build.
-ifneq ($(and $(wildcard include/colorguard/hv_color.h),$(wildcard scripts/colorguard/hv.c)),)
+# The tool needs hv-color; until its sources are in the tree there is nothing
+# to build.
+ifneq ($(and $(wildcard include/colorguard/hv_color.h),$(strip $(HV_COLOR_SRCS))),)
 HOST_ALL += $(CG_TOOL)
 endif
 
