@@ -65,6 +65,21 @@ u32 mmc_color_of(unsigned long pfn)
 	return hvc_color_of_pfn(&mmc.geo, pfn);
 }
 
+/* hv-color's error codes are negative errno values. */
+const char *mmc_hvc_error(int err)
+{
+	switch (-err) {
+	case HVC_EINVAL:
+		return "not a valid geometry (power of two, 2 to 1024 colors)";
+	case HVC_ERANGE:
+		return "out of range";
+	case HVC_EOVERFLOW:
+		return "overflow";
+	default:
+		return "rejected";
+	}
+}
+
 /* Per color, the pages the buddy allocator manages (the estimate's base). */
 static void mmc_count_managed(unsigned long *managed)
 {
@@ -99,13 +114,12 @@ int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 {
 	struct hvc_geometry geo;
 	unsigned long *managed, *quar;
-	void *lists;
 	int err;
 
-	err = hvc_geometry_from_way_size(&geo, way_size, PAGE_SIZE);
+	err = hvc_geometry_from_way_size(&geo, way_size, 0, 0, PAGE_SHIFT, 1);
 	if (err) {
 		mmc_set_status("geometry: way size %llu rejected: %s", way_size,
-			       hvc_strerror(err));
+			       mmc_hvc_error(err));
 		return -EINVAL;
 	}
 	if (!mmc_pool_empty()) {
@@ -114,11 +128,9 @@ int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 	}
 	managed = kcalloc(geo.nr_colors, sizeof(*managed), GFP_KERNEL);
 	quar = kcalloc(geo.nr_colors, sizeof(*quar), GFP_KERNEL);
-	lists = kcalloc(geo.nr_colors, hvc_alloc_storage_size(1), GFP_KERNEL);
-	if (!managed || !quar || !lists) {
+	if (!managed || !quar) {
 		kfree(managed);
 		kfree(quar);
-		kfree(lists);
 		mmc_set_status("geometry: out of memory");
 		return -ENOMEM;
 	}
@@ -126,13 +138,11 @@ int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 	if (err) {
 		kfree(managed);
 		kfree(quar);
-		kfree(lists);
 		mmc_set_status("geometry: cannot create free/ files");
 		return err;
 	}
 	kfree(mmc.managed);
 	kfree(mmc.quar_per_color);
-	kfree(mmc.alloc_storage);
 	mmc.geo = geo;
 	mmc.nr_colors = geo.nr_colors;
 	mmc.way_size = way_size;
@@ -140,8 +150,8 @@ int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 		mmc.line_size = line_size;
 	mmc.managed = managed;
 	mmc.quar_per_color = quar;
-	mmc.alloc_storage = lists;
-	hvc_alloc_init(&mmc.alloc, &mmc.geo, lists);
+	/* Cannot fail: the pool is empty and the geometry valid. */
+	hvc_alloc_init(&mmc.alloc, &mmc.geo);
 	hvc_mask_fill(&mmc.root.m, mmc.nr_colors);
 	mmc.geo_source = source;
 	mmc.have_geo = true;
@@ -156,7 +166,7 @@ int mmc_mask_check(const struct mmc_mask *mask)
 		return -ENODEV;
 	if (hvc_mask_empty(&mask->m))
 		return -EINVAL;
-	if (hvc_mask_last(&mask->m) >= mmc.nr_colors)
+	if (!hvc_mask_fits(&mask->m, mmc.nr_colors))
 		return -ERANGE;
 	return 0;
 }
@@ -164,9 +174,9 @@ int mmc_mask_check(const struct mmc_mask *mask)
 static void mmc_frame_init(struct mmc_frame *frame, struct page *page,
 			   struct mmc_block *block)
 {
+	hvc_frame_init(&frame->hf);
 	frame->page = page;
 	frame->block = block;
-	frame->in_use = false;
 	INIT_LIST_HEAD(&frame->qnode);
 }
 
@@ -215,8 +225,8 @@ static void mmc_block_add(struct mmc_block *block)
 
 	spin_lock(&mmc.alloc_lock);
 	for (i = 0; i < block->nr_pages; i++)
-		hvc_alloc_add(&mmc.alloc, &block->frames[i].hf,
-			      page_to_pfn(block->frames[i].page));
+		WARN_ON_ONCE(hvc_alloc_add(&mmc.alloc, &block->frames[i].hf,
+					   page_to_pfn(block->frames[i].page)));
 	mmc.pool_pages += block->nr_pages;
 	spin_unlock(&mmc.alloc_lock);
 	list_add(&block->node, &mmc.blocks);
@@ -228,7 +238,7 @@ static void mmc_block_remove(struct mmc_block *block)
 	unsigned long i;
 
 	for (i = 0; i < block->nr_pages; i++)
-		hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf);
+		WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf));
 	mmc.pool_pages -= block->nr_pages;
 	list_del(&block->node);
 }
@@ -330,10 +340,9 @@ struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask)
 	struct hvc_frame *hf;
 
 	spin_lock(&mmc.alloc_lock);
-	hf = hvc_alloc_get(&mmc.alloc, &mask->m);
+	hf = hvc_alloc_frame(&mmc.alloc, &mask->m);
 	if (hf) {
 		frame = container_of(hf, struct mmc_frame, hf);
-		frame->in_use = true;
 		if (frame->block)
 			frame->block->nr_used++;
 		mmc.used_pages++;
@@ -346,23 +355,24 @@ struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask)
 
 void mmc_pool_free(struct mmc_frame *frame)
 {
-	u32 color = mmc_color_of(page_to_pfn(frame->page));
+	u32 color = frame->hf.color;
 	bool release = false;
 
 	spin_lock(&mmc.alloc_lock);
-	frame->in_use = false;
 	mmc.used_pages--;
 	if (frame->block) {
 		frame->block->nr_used--;
-		hvc_alloc_put(&mmc.alloc, &frame->hf);
+		WARN_ON_ONCE(hvc_alloc_free(&mmc.alloc, &frame->hf));
 	} else if (hvc_mask_test(&mmc.root.m, color)) {
 		/* Its color went back to root Linux while it was mapped. */
+		WARN_ON_ONCE(hvc_alloc_free(&mmc.alloc, &frame->hf));
+		WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &frame->hf));
 		list_del(&frame->qnode);
 		mmc.quarantined--;
 		mmc.quar_per_color[color]--;
 		release = true;
 	} else {
-		hvc_alloc_put(&mmc.alloc, &frame->hf);
+		WARN_ON_ONCE(hvc_alloc_free(&mmc.alloc, &frame->hf));
 	}
 	spin_unlock(&mmc.alloc_lock);
 	if (release) {
@@ -422,7 +432,11 @@ static int mmc_quarantine_add(struct page *page, u32 color)
 		return -ENOMEM;
 	mmc_frame_init(frame, page, NULL);
 	spin_lock(&mmc.alloc_lock);
-	hvc_alloc_add(&mmc.alloc, &frame->hf, page_to_pfn(page));
+	if (WARN_ON_ONCE(hvc_alloc_add(&mmc.alloc, &frame->hf, page_to_pfn(page)))) {
+		spin_unlock(&mmc.alloc_lock);
+		kmem_cache_free(mmc_frame_cache, frame);
+		return -EINVAL;
+	}
 	list_add(&frame->qnode, &mmc.quarantine);
 	mmc.quarantined++;
 	mmc.quar_per_color[color]++;
@@ -438,11 +452,12 @@ static void mmc_quarantine_release(void)
 
 	spin_lock(&mmc.alloc_lock);
 	list_for_each_entry_safe(frame, tmp, &mmc.quarantine, qnode) {
-		u32 color = mmc_color_of(page_to_pfn(frame->page));
+		u32 color = frame->hf.color;
 
-		if (frame->in_use || !hvc_mask_test(&mmc.root.m, color))
+		if (frame->hf.state != HVC_FRAME_FREE ||
+		    !hvc_mask_test(&mmc.root.m, color))
 			continue;
-		hvc_alloc_remove(&mmc.alloc, &frame->hf);
+		WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &frame->hf));
 		list_move(&frame->qnode, &out);
 		mmc.quarantined--;
 		mmc.quar_per_color[color]--;
@@ -593,7 +608,7 @@ void mmc_core_exit(void)
 	spin_lock(&mmc.alloc_lock);
 	list_for_each_entry(block, &mmc.blocks, node)
 		for (unsigned long i = 0; i < block->nr_pages; i++)
-			hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf);
+			WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf));
 	mmc.pool_pages = 0;
 	spin_unlock(&mmc.alloc_lock);
 	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
@@ -602,6 +617,5 @@ void mmc_core_exit(void)
 	}
 	kfree(mmc.managed);
 	kfree(mmc.quar_per_color);
-	kfree(mmc.alloc_storage);
 	kmem_cache_destroy(mmc_frame_cache);
 }

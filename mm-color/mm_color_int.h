@@ -40,7 +40,6 @@ struct mmc_frame {
 	struct page *page;
 	struct mmc_block *block;
 	struct list_head qnode;
-	bool in_use;
 };
 
 /* Pages from one buddy allocation, each color equally often. */
@@ -60,8 +59,7 @@ struct mmc_state {
 	u32 nr_colors;
 	u64 way_size;
 	u32 line_size;
-	struct hvc_alloc alloc;
-	void *alloc_storage;
+	struct hvc_allocator alloc;
 	struct list_head blocks;
 	struct list_head quarantine;
 	unsigned long pool_pages;	/* frames of blocks */
@@ -89,6 +87,7 @@ int mmc_mask_format(const struct mmc_mask *mask, char *buf, size_t size);
 unsigned long mmc_foreign_in_use(void);
 unsigned long mmc_color_free(u32 color);
 u32 mmc_color_of(unsigned long pfn);
+const char *mmc_hvc_error(int err);
 int mmc_core_init(void);
 void mmc_core_exit(void);
 int mmc_sysfs_init(void);

@@ -69,7 +69,7 @@ FIXTURE_SETUP(masks)
 
 	ctx_init(_metadata, &self->c);
 	n = self->c.nr;
-	hvc_mask_clear(&self->m);
+	hvc_mask_zero(&self->m);
 	switch (variant->kind) {
 	case SINGLE:
 		hvc_mask_set(&self->m, n / 2 + 1 < n ? n / 2 + 1 : 1);
@@ -153,7 +153,7 @@ TEST(bitmap_form)
 	req.addr = (uintptr_t)back;
 	ASSERT_EQ(0, ioctl(fd, MM_COLOR_GET_BITMAP, &req));
 	EXPECT_EQ(bits[0], back[0]);
-	hvc_mask_clear(&m);
+	hvc_mask_zero(&m);
 	hvc_mask_set(&m, 0);
 	hvc_mask_set(&m, 2);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -186,7 +186,7 @@ TEST(disjoint_processes)
 			int fd;
 			void *p;
 
-			hvc_mask_clear(&m);
+			hvc_mask_zero(&m);
 			for (col = k; col < c.nr; col += 2)
 				hvc_mask_set(&m, col);
 			mask_list(&m, list, sizeof(list));
@@ -382,7 +382,7 @@ TEST(mremap_move_and_shrink)
 
 	ctx_init(_metadata, &c);
 	free0 = total_free(&c);
-	hvc_mask_clear(&m);
+	hvc_mask_zero(&m);
 	hvc_mask_set(&m, 1);
 	fd = mmc_open_list("1");
 	ASSERT_LE(0, fd);

@@ -84,7 +84,7 @@ static inline unsigned int mmc_nr_colors(void)
 /* The geometry the module uses, as hv-color sees it. */
 static inline int mmc_geometry(struct hvc_geometry *geo)
 {
-	return hvc_geometry_from_way_size(geo, mmc_read_ul("way_size"), PAGE);
+	return hvc_geometry_from_way_size(geo, mmc_read_ul("way_size"), 0, 0, 12, 1);
 }
 
 static inline int mmc_set_list(int fd, const char *list)

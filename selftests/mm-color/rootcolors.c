@@ -63,8 +63,8 @@ TEST(narrow_then_widen)
 	ASSERT_EQ(0, mmc_geometry(&geo));
 	nr = mmc_nr_colors();
 	ASSERT_EQ(0, mmc_read("root_colors", all_list, sizeof(all_list)));
-	hvc_mask_clear(&root);
-	hvc_mask_clear(&all);
+	hvc_mask_zero(&root);
+	hvc_mask_zero(&all);
 	for (c = 0; c < nr; c++) {
 		hvc_mask_set(&all, c);
 		if (c < nr / 2)
@@ -98,7 +98,7 @@ TEST(narrow_then_widen)
 		int fd;
 		char *p;
 
-		hvc_mask_clear(&m);
+		hvc_mask_zero(&m);
 		hvc_mask_set(&m, nr - 1);
 		snprintf(one, sizeof(one), "%u", nr - 1);
 		fd = mmc_open_list(one);

@@ -10,27 +10,32 @@
 #include "mm_color_int.h"
 
 /*
- * A list from sysfs or the ioctl: one trailing newline is tolerated. Called
- * with mmc.lock held; @report puts the reason into last_cmd_status (sysfs).
+ * A list from sysfs or the ioctl (hv-color accepts one trailing newline).
+ * Called with mmc.lock held; @report puts the reason into last_cmd_status.
  */
 int mmc_mask_parse(const char *buf, struct mmc_mask *mask, bool report)
 {
+	struct hvc_parse_error perr = {};
 	size_t len = strlen(buf);
 	int err;
 
-	if (len && buf[len - 1] == '\n')
-		len--;
-	err = hvc_mask_parse_len(buf, len, &mask->m);
+	if (!mmc.have_geo) {
+		if (report)
+			mmc_set_status("list: no cache geometry set");
+		return -ENODEV;
+	}
+	/* Parse against every color hv-color knows: ERANGE is ours to say. */
+	err = hvc_mask_parse(&mask->m, buf, len, HVC_MAX_COLORS, &perr);
 	if (err) {
 		if (report)
-			mmc_set_status("list \"%.*s\": %s", (int)min_t(size_t, len, 64), buf,
-				       hvc_strerror(err));
-		return err == HVC_ERANGE ? -ERANGE : -EINVAL;
+			mmc_set_status("list: %s at byte %u", perr.reason ?
+				       perr.reason : "malformed", perr.pos);
+		return err == -HVC_EINVAL ? -EINVAL : -ERANGE;
 	}
 	err = mmc_mask_check(mask);
 	if (err && report)
 		mmc_set_status("list: %s", err == -ERANGE ?
-			       "color not below nr_colors" : "empty or no geometry");
+			       "color not below nr_colors" : "empty list");
 	return err;
 }
 
@@ -39,7 +44,7 @@ int mmc_mask_from_bits(const u64 *bits, u32 nbits, struct mmc_mask *mask)
 {
 	u32 c;
 
-	hvc_mask_clear(&mask->m);
+	hvc_mask_zero(&mask->m);
 	for (c = 0; c < nbits; c++)
 		if (bits[c / 64] & (1ULL << (c % 64)))
 			hvc_mask_set(&mask->m, c);
@@ -50,7 +55,7 @@ int mmc_mask_to_bits(const struct mmc_mask *mask, u64 *bits, u32 nbits)
 {
 	u32 c;
 
-	if (hvc_mask_last(&mask->m) >= nbits)
+	if (!hvc_mask_fits(&mask->m, nbits))
 		return -EOVERFLOW;
 	memset(bits, 0, DIV_ROUND_UP(nbits, 64) * sizeof(u64));
 	for (c = 0; c < nbits; c++)
@@ -66,5 +71,7 @@ u32 mmc_mask_weight(const struct mmc_mask *mask)
 
 int mmc_mask_format(const struct mmc_mask *mask, char *buf, size_t size)
 {
-	return hvc_mask_format(&mask->m, buf, size);
+	int n = hvc_mask_format(&mask->m, buf, size);
+
+	return n < 0 ? 0 : n;
 }
