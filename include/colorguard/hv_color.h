@@ -255,13 +255,14 @@ struct hvc_extent_iter {
 	hvc_u64 chunk;		/* next cell chunk to emit */
 	hvc_u32 run;		/* run of that chunk */
 	hvc_u32 reserved;
+	hvc_u64 block;		/* way block of that chunk */
 };
 
 void hvc_extent_iter_init(struct hvc_extent_iter *it,
 			  const struct hvc_region *r);
 /* 1 and *e filled, or 0 at the end */
 int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e);
-/* How many extents the iterator yields, in O(1). */
+/* How many extents the iterator yields, in O(nr_runs). */
 hvc_u64 hvc_region_nr_extents(const struct hvc_region *r);
 
 /* ---------------------------------------------------------------------
@@ -311,8 +312,9 @@ struct hvc_allocator {
 	hvc_u64 nr_free;
 	hvc_u64 nr_used;
 	hvc_u16 head;			/* bucket with the most free frames */
+	hvc_u16 tail;			/* bucket with the fewest */
 	hvc_u16 spare;			/* unused buckets */
-	hvc_u32 reserved;
+	hvc_u16 reserved;
 	hvc_u64 free[HVC_MAX_COLORS];
 	hvc_u64 used[HVC_MAX_COLORS];
 	struct hvc_list free_list[HVC_MAX_COLORS];

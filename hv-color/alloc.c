@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hv-color: the colored frame allocator.
+ *
+ * Colors with free frames sit in buckets of equal free count, kept in a
+ * list sorted by count, most first. An allocation walks the buckets from
+ * the top and takes the lowest allowed color of the first bucket that has
+ * one, so it costs the number of buckets above the answer, not the number
+ * of colors. A free count moves by one per call, so a color only ever
+ * moves to a neighbouring bucket. A color is in at most one bucket, hence
+ * HVC_MAX_COLORS buckets always suffice.
+ */
+#include "hvc_internal.h"
+
+#define frame_of(l) \
+	((struct hvc_frame *)((char *)(l) - __builtin_offsetof(struct hvc_frame, link)))
+
+static void list_init(struct hvc_list *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static void list_add(struct hvc_list *h, struct hvc_list *n)
+{
+	n->next = h->next;
+	n->prev = h;
+	h->next->prev = n;
+	h->next = n;
+}
+
+static void list_del(struct hvc_list *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->next = HVC_NULL;
+	n->prev = HVC_NULL;
+}
+
+static hvc_u16 bucket_get(struct hvc_allocator *a, hvc_u64 count)
+{
+	hvc_u16 b = a->spare;
+	struct hvc_alloc_bucket *bk = &a->buckets[b];
+
+	a->spare = bk->next;
+	bk->count = count;
+	return b;
+}
+
+static void bucket_put(struct hvc_allocator *a, hvc_u16 b)
+{
+	a->buckets[b].next = a->spare;
+	a->spare = b;
+}
+
+/* Link b between prev and next (either may be HVC_NO_BUCKET). */
+static void bucket_link(struct hvc_allocator *a, hvc_u16 b, hvc_u16 prev,
+			hvc_u16 next)
+{
+	a->buckets[b].prev = prev;
+	a->buckets[b].next = next;
+	if (prev == HVC_NO_BUCKET)
+		a->head = b;
+	else
+		a->buckets[prev].next = b;
+	if (next == HVC_NO_BUCKET)
+		a->tail = b;
+	else
+		a->buckets[next].prev = b;
+}
+
+static void bucket_unlink(struct hvc_allocator *a, hvc_u16 b)
+{
+	hvc_u16 prev = a->buckets[b].prev, next = a->buckets[b].next;
+
+	if (prev == HVC_NO_BUCKET)
+		a->head = next;
+	else
+		a->buckets[prev].next = next;
+	if (next == HVC_NO_BUCKET)
+		a->tail = prev;
+	else
+		a->buckets[next].prev = prev;
+	bucket_put(a, b);
+}
+
+static void bucket_add_color(struct hvc_allocator *a, hvc_u16 b, hvc_u32 c)
+{
+	struct hvc_alloc_bucket *bk = &a->buckets[b];
+
+	bk->bits[c / 64] |= hvc_bit_word(c);
+	bk->summary |= (hvc_u16)(1u << (c / 64));
+	bk->members++;
+	a->bucket_of[c] = b;
+}
+
+/* Takes c out of its bucket; drops the bucket once empty. */
+static void bucket_del_color(struct hvc_allocator *a, hvc_u32 c)
+{
+	hvc_u16 b = a->bucket_of[c];
+	struct hvc_alloc_bucket *bk = &a->buckets[b];
+
+	bk->bits[c / 64] &= ~hvc_bit_word(c);
+	if (!bk->bits[c / 64])
+		bk->summary &= (hvc_u16)~(1u << (c / 64));
+	if (!--bk->members)
+		bucket_unlink(a, b);
+	a->bucket_of[c] = HVC_NO_BUCKET;
+}
+
+/* a->free[c] has just gone up by one. */
+static void color_inc(struct hvc_allocator *a, hvc_u32 c)
+{
+	hvc_u64 n = a->free[c];
+	hvc_u16 b = a->bucket_of[c], prev, nb;
+
+	if (b == HVC_NO_BUCKET) {
+		prev = a->tail;
+		if (prev != HVC_NO_BUCKET && a->buckets[prev].count == n) {
+			bucket_add_color(a, prev, c);
+		} else {
+			nb = bucket_get(a, n);
+			bucket_link(a, nb, prev, HVC_NO_BUCKET);
+			bucket_add_color(a, nb, c);
+		}
+		return;
+	}
+	if (a->buckets[b].members == 1) {
+		prev = a->buckets[b].prev;
+		if (prev == HVC_NO_BUCKET || a->buckets[prev].count != n) {
+			a->buckets[b].count = n;	/* order still holds */
+			return;
+		}
+	}
+	prev = a->buckets[b].prev;
+	if (prev == HVC_NO_BUCKET || a->buckets[prev].count != n) {
+		nb = bucket_get(a, n);
+		bucket_link(a, nb, prev, b);
+		prev = nb;
+	}
+	bucket_del_color(a, c);
+	bucket_add_color(a, prev, c);
+}
+
+/* a->free[c] has just gone down by one. */
+static void color_dec(struct hvc_allocator *a, hvc_u32 c)
+{
+	hvc_u64 n = a->free[c];
+	hvc_u16 b = a->bucket_of[c], next, nb;
+
+	if (!n) {
+		bucket_del_color(a, c);
+		return;
+	}
+	next = a->buckets[b].next;
+	if (a->buckets[b].members == 1 &&
+	    (next == HVC_NO_BUCKET || a->buckets[next].count != n)) {
+		a->buckets[b].count = n;
+		return;
+	}
+	if (next == HVC_NO_BUCKET || a->buckets[next].count != n) {
+		nb = bucket_get(a, n);
+		bucket_link(a, nb, b, next);
+		next = nb;
+	}
+	bucket_del_color(a, c);
+	bucket_add_color(a, next, c);
+}
+
+void hvc_frame_init(struct hvc_frame *f)
+{
+	f->link.next = HVC_NULL;
+	f->link.prev = HVC_NULL;
+	f->pfn = 0;
+	f->owner = HVC_NULL;
+	f->color = 0;
+	f->state = HVC_FRAME_DETACHED;
+}
+
+int hvc_alloc_init(struct hvc_allocator *a, const struct hvc_geometry *g)
+{
+	hvc_u32 i, w;
+
+	if (g->nr_colors < 2 || g->nr_colors > HVC_MAX_COLORS ||
+	    !hvc_is_pow2(g->nr_colors) || g->page_shift < HVC_MIN_PAGE_SHIFT ||
+	    g->page_shift > HVC_MAX_PAGE_SHIFT)
+		return -HVC_EINVAL;
+	a->nr_colors = g->nr_colors;
+	a->gran_shift = g->gran_shift;
+	a->pfn_limit = HVC_PA_LIMIT >> g->page_shift;
+	a->nr_free = 0;
+	a->nr_used = 0;
+	a->head = HVC_NO_BUCKET;
+	a->tail = HVC_NO_BUCKET;
+	a->spare = 0;
+	a->reserved = 0;
+	for (i = 0; i < HVC_MAX_COLORS; i++) {
+		a->free[i] = 0;
+		a->used[i] = 0;
+		list_init(&a->free_list[i]);
+		a->bucket_of[i] = HVC_NO_BUCKET;
+		a->buckets[i].count = 0;
+		for (w = 0; w < HVC_MASK_WORDS; w++)
+			a->buckets[i].bits[w] = 0;
+		a->buckets[i].prev = HVC_NO_BUCKET;
+		a->buckets[i].next = i + 1 < HVC_MAX_COLORS ? (hvc_u16)(i + 1) :
+							      HVC_NO_BUCKET;
+		a->buckets[i].summary = 0;
+		a->buckets[i].members = 0;
+	}
+	return 0;
+}
+
+static void put_free(struct hvc_allocator *a, struct hvc_frame *f)
+{
+	list_add(&a->free_list[f->color], &f->link);
+	f->state = HVC_FRAME_FREE;
+	a->free[f->color]++;
+	a->nr_free++;
+	color_inc(a, f->color);
+}
+
+static void take_free(struct hvc_allocator *a, struct hvc_frame *f)
+{
+	list_del(&f->link);
+	a->free[f->color]--;
+	a->nr_free--;
+	color_dec(a, f->color);
+}
+
+int hvc_alloc_add(struct hvc_allocator *a, struct hvc_frame *f, hvc_u64 pfn)
+{
+	if (!f)
+		return -HVC_EINVAL;
+	if (f->owner || f->state != HVC_FRAME_DETACHED)
+		return -HVC_EEXIST;
+	if (pfn >= a->pfn_limit)
+		return -HVC_ERANGE;
+	f->pfn = pfn;
+	f->owner = a;
+	f->color = (hvc_u32)(pfn >> a->gran_shift) & (a->nr_colors - 1);
+	put_free(a, f);
+	return 0;
+}
+
+int hvc_alloc_add_range(struct hvc_allocator *a, struct hvc_frame *frames,
+			hvc_u64 nr, hvc_u64 first_pfn)
+{
+	hvc_u64 i;
+
+	if (!frames)
+		return -HVC_EINVAL;
+	if (first_pfn >= a->pfn_limit || nr > a->pfn_limit - first_pfn)
+		return -HVC_ERANGE;
+	for (i = 0; i < nr; i++)
+		if (frames[i].owner || frames[i].state != HVC_FRAME_DETACHED)
+			return -HVC_EEXIST;
+	for (i = 0; i < nr; i++)
+		hvc_alloc_add(a, &frames[i], first_pfn + i);
+	return 0;
+}
+
+int hvc_alloc_remove(struct hvc_allocator *a, struct hvc_frame *f)
+{
+	if (!f || f->owner != a || f->color >= a->nr_colors)
+		return -HVC_EINVAL;
+	if (f->state == HVC_FRAME_USED)
+		return -HVC_EBUSY;
+	if (f->state != HVC_FRAME_FREE)
+		return -HVC_EINVAL;
+	take_free(a, f);
+	f->owner = HVC_NULL;
+	f->state = HVC_FRAME_DETACHED;
+	return 0;
+}
+
+struct hvc_frame *hvc_alloc_frame(struct hvc_allocator *a,
+				  const struct hvc_mask *allowed)
+{
+	hvc_u32 words = (a->nr_colors + 63) / 64, w, c;
+	hvc_u16 want = 0, b, s;
+	struct hvc_frame *f;
+	hvc_u64 x;
+
+	for (w = 0; w < words; w++)
+		if (allowed->bits[w])
+			want |= (hvc_u16)(1u << w);
+	for (b = a->head; b != HVC_NO_BUCKET; b = a->buckets[b].next) {
+		for (s = a->buckets[b].summary & want; s; s &= s - 1) {
+			w = hvc_ctz64(s);
+			x = a->buckets[b].bits[w] & allowed->bits[w];
+			if (x)
+				goto found;
+		}
+	}
+	return HVC_NULL;
+found:
+	c = w * 64 + hvc_ctz64(x);
+	f = frame_of(a->free_list[c].next);
+	take_free(a, f);
+	f->state = HVC_FRAME_USED;
+	a->used[c]++;
+	a->nr_used++;
+	return f;
+}
+
+int hvc_alloc_free(struct hvc_allocator *a, struct hvc_frame *f)
+{
+	if (!f || f->owner != a || f->color >= a->nr_colors)
+		return -HVC_EINVAL;
+	if (f->state == HVC_FRAME_FREE)
+		return -HVC_EALREADY;
+	if (f->state != HVC_FRAME_USED)
+		return -HVC_EINVAL;
+	a->used[f->color]--;
+	a->nr_used--;
+	put_free(a, f);
+	return 0;
+}
+
+hvc_u64 hvc_alloc_free_count(const struct hvc_allocator *a, hvc_u32 color)
+{
+	return color < a->nr_colors ? a->free[color] : 0;
+}
+
+hvc_u64 hvc_alloc_used_count(const struct hvc_allocator *a, hvc_u32 color)
+{
+	return color < a->nr_colors ? a->used[color] : 0;
+}

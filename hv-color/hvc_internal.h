@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hv-color internals shared by its .c files; not part of the API.
+ */
+#ifndef _HV_COLOR_INTERNAL_H
+#define _HV_COLOR_INTERNAL_H
+
+#include <colorguard/hv_color.h>
+
+#define HVC_U32_MAX	0xffffffffu
+
+/* Own popcount: the builtin may call into libgcc, which we do not link. */
+static inline hvc_u32 hvc_popcount64(hvc_u64 x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (hvc_u32)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* x != 0; both targets have an instruction for these */
+static inline hvc_u32 hvc_ctz64(hvc_u64 x)
+{
+	return (hvc_u32)__builtin_ctzll(x);
+}
+
+static inline hvc_u32 hvc_ilog2(hvc_u64 x)
+{
+	return 63 - (hvc_u32)__builtin_clzll(x);
+}
+
+static inline int hvc_is_pow2(hvc_u64 x)
+{
+	return x && !(x & (x - 1));
+}
+
+static inline hvc_u64 hvc_bit_word(hvc_u32 bit)
+{
+	return 1ull << (bit % 64);
+}
+
+/* Little-endian accessors independent of the host's byte order */
+static inline hvc_u64 hvc_get_le(const hvc_u8 *p, hvc_u32 bytes)
+{
+	hvc_u64 v = 0;
+	hvc_u32 i;
+
+	for (i = bytes; i > 0; i--)
+		v = (v << 8) | p[i - 1];
+	return v;
+}
+
+static inline void hvc_put_le(hvc_u8 *p, hvc_u32 bytes, hvc_u64 v)
+{
+	hvc_u32 i;
+
+	for (i = 0; i < bytes; i++) {
+		p[i] = (hvc_u8)v;
+		v >>= 8;
+	}
+}
+
+#endif /* _HV_COLOR_INTERNAL_H */

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hv-color: colored regions, their extents and O(1) address translation.
+ */
+#include "hvc_internal.h"
+
+/* Numerators of the reciprocal divide are chunk numbers, below 2^52. */
+#define HVC_DIV_BITS	52
+
+static int mask_weight_in(const struct hvc_geometry *g,
+			  const struct hvc_mask *m, hvc_u32 *k)
+{
+	if (!hvc_mask_fits(m, g->nr_colors))
+		return -HVC_ERANGE;
+	*k = hvc_mask_weight(m);
+	return *k ? 0 : -HVC_EINVAL;
+}
+
+int hvc_span_for_size(const struct hvc_geometry *g, const struct hvc_mask *m,
+		      hvc_u64 cell_size, hvc_u64 *span)
+{
+	hvc_u64 chunks, blocks;
+	hvc_u32 k;
+	int ret;
+
+	ret = mask_weight_in(g, m, &k);
+	if (ret)
+		return ret;
+	if (!cell_size || cell_size & ((1ull << g->page_shift) - 1))
+		return -HVC_EINVAL;
+	if (cell_size >= HVC_PA_LIMIT)
+		return -HVC_ERANGE;
+	chunks = ((cell_size - 1) >> g->chunk_shift) + 1;
+	blocks = (chunks - 1) / k + 1;
+	if (blocks > HVC_PA_LIMIT / g->way_size)
+		return -HVC_ERANGE;
+	*span = blocks * g->way_size;
+	return 0;
+}
+
+int hvc_size_for_span(const struct hvc_geometry *g, const struct hvc_mask *m,
+		      hvc_u64 span, hvc_u64 *cell_size)
+{
+	hvc_u32 k;
+	int ret;
+
+	ret = mask_weight_in(g, m, &k);
+	if (ret)
+		return ret;
+	if (span & (g->way_size - 1))
+		return -HVC_EINVAL;
+	if (span > HVC_PA_LIMIT)
+		return -HVC_ERANGE;
+	*cell_size = (span >> g->color_shift) * k;
+	return 0;
+}
+
+int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
+		    const struct hvc_mask *m, hvc_u64 host_base,
+		    hvc_u64 cell_base, hvc_u64 cell_size)
+{
+	hvc_u64 page_mask = (1ull << g->page_shift) - 1, span;
+	hvc_u32 c, k, runs = 0, l;
+	int ret;
+
+	ret = hvc_span_for_size(g, m, cell_size, &span);
+	if (ret)
+		return ret;
+	k = hvc_mask_weight(m);
+	/* all colors: the mapping is a plain offset, page alignment will do */
+	if ((host_base | cell_base) & page_mask ||
+	    (k < g->nr_colors && host_base & (g->way_size - 1)))
+		return -HVC_EINVAL;
+	if (host_base >= HVC_PA_LIMIT || span > HVC_PA_LIMIT - host_base ||
+	    cell_base >= HVC_PA_LIMIT || cell_size > HVC_PA_LIMIT - cell_base)
+		return -HVC_ERANGE;
+
+	r->host_base = host_base;
+	r->host_span = span;
+	r->cell_base = cell_base;
+	r->cell_size = cell_size;
+	r->chunk_shift = g->chunk_shift;
+	r->color_shift = g->color_shift;
+	r->nr_colors = g->nr_colors;
+	r->k = k;
+	/* Granlund-Montgomery: exact n / k for every n < 2^HVC_DIV_BITS */
+	l = hvc_is_pow2(k) ? hvc_ilog2(k) : hvc_ilog2(k) + 1;
+	r->div_shift = HVC_DIV_BITS + l;
+	r->div_magic = (1ull << r->div_shift) / k + 1;
+	r->reserved = 0;
+
+	k = 0;
+	for (c = 0; c < HVC_MAX_COLORS; c++) {
+		r->index_of[c] = HVC_NO_INDEX;
+		if (c >= g->nr_colors || !hvc_mask_test(m, c))
+			continue;
+		r->index_of[c] = (hvc_u16)k;
+		r->color_at[k] = (hvc_u16)c;
+		if (c == 0 || !hvc_mask_test(m, c - 1)) {
+			r->run_pos[runs] = (hvc_u16)k;
+			r->run_len[runs++] = 0;
+		}
+		r->run_len[runs - 1]++;
+		k++;
+	}
+	r->nr_runs = runs;
+	r->wraps = hvc_mask_test(m, 0) && hvc_mask_test(m, g->nr_colors - 1);
+	return 0;
+}
+
+static inline hvc_u64 div_k(const struct hvc_region *r, hvc_u64 n)
+{
+#ifdef __SIZEOF_INT128__
+	return (hvc_u64)(((__uint128_t)n * r->div_magic) >> r->div_shift);
+#else
+	return n / r->k;
+#endif
+}
+
+int hvc_region_cell_to_host(const struct hvc_region *r, hvc_u64 cell_addr,
+			    hvc_u64 *host_addr)
+{
+	hvc_u64 off = cell_addr - r->cell_base, chunk, block, pos;
+
+	if (cell_addr < r->cell_base || off >= r->cell_size)
+		return -HVC_ERANGE;
+	chunk = off >> r->chunk_shift;
+	block = div_k(r, chunk);
+	pos = chunk - block * r->k;
+	*host_addr = r->host_base +
+		     (((block << r->color_shift) + r->color_at[pos]) << r->chunk_shift) +
+		     (off & ((1ull << r->chunk_shift) - 1));
+	return 0;
+}
+
+int hvc_region_host_to_cell(const struct hvc_region *r, hvc_u64 host_addr,
+			    hvc_u64 *cell_addr)
+{
+	hvc_u64 off = host_addr - r->host_base, chunk, cell_off;
+	hvc_u32 pos;
+
+	if (host_addr < r->host_base || off >= r->host_span)
+		return -HVC_ERANGE;
+	chunk = off >> r->chunk_shift;
+	pos = r->index_of[chunk & (r->nr_colors - 1)];
+	if (pos == HVC_NO_INDEX)
+		return -HVC_ENOENT;
+	cell_off = (((chunk >> r->color_shift) * r->k + pos) << r->chunk_shift) +
+		   (off & ((1ull << r->chunk_shift) - 1));
+	if (cell_off >= r->cell_size)
+		return -HVC_ENOENT;
+	*cell_addr = r->cell_base + cell_off;
+	return 0;
+}
+
+void hvc_extent_iter_init(struct hvc_extent_iter *it,
+			  const struct hvc_region *r)
+{
+	it->r = r;
+	it->chunk = 0;
+	it->run = 0;
+	it->reserved = 0;
+	it->block = 0;
+}
+
+int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e)
+{
+	const struct hvc_region *r = it->r;
+	hvc_u64 off = it->chunk << r->chunk_shift, host_chunk, len;
+	hvc_u32 run = it->run;
+
+	if (off >= r->cell_size)
+		return 0;
+	host_chunk = (it->block << r->color_shift) +
+		     r->color_at[r->run_pos[run]];
+	if (r->k == r->nr_colors) {
+		len = r->cell_size;	/* every color: one extent */
+	} else {
+		len = r->run_len[run];
+		if (++run == r->nr_runs) {
+			run = 0;
+			it->block++;
+			/* the last color meets the next block's color 0 */
+			if (r->wraps) {
+				len += r->run_len[0];
+				run = 1;
+			}
+		}
+		len <<= r->chunk_shift;
+	}
+	if (len > r->cell_size - off)
+		len = r->cell_size - off;
+	e->cell_addr = r->cell_base + off;
+	e->host_addr = r->host_base + (host_chunk << r->chunk_shift);
+	e->size = len;
+	it->chunk += len >> r->chunk_shift;
+	it->run = run;
+	/* a cut last extent ends the walk even if it is not chunk-sized */
+	if (len & ((1ull << r->chunk_shift) - 1))
+		it->chunk = (r->cell_size >> r->chunk_shift) + 1;
+	return 1;
+}
+
+hvc_u64 hvc_region_nr_extents(const struct hvc_region *r)
+{
+	hvc_u64 chunks = ((r->cell_size - 1) >> r->chunk_shift) + 1;
+	hvc_u64 blocks = div_k(r, chunks), n;
+	hvc_u32 rem = (hvc_u32)(chunks - blocks * r->k), i;
+
+	if (r->k == r->nr_colors)
+		return 1;
+	n = blocks * r->nr_runs;
+	for (i = 0; i < r->nr_runs && r->run_pos[i] < rem; i++)
+		n++;
+	/* merges across block boundaries, when both sides hold chunks */
+	if (r->wraps && blocks)
+		n -= rem ? blocks : blocks - 1;
+	return n;
+}
