@@ -28,3 +28,4 @@ $(CG_FUZZ_CONFIG): scripts/colorguard/fuzz_config.c $(CG_TOOL_LIB_SRCS) \
 	clang $(CG_FUZZ_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ \
 		scripts/colorguard/fuzz_config.c $(CG_TOOL_LIB_SRCS) \
 		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
+FUZZ_TARGETS += $(CG_FUZZ_CONFIG)

@@ -112,9 +112,7 @@ int cg_geometry_show(FILE *out, const char *sysroot,
 		goto out;
 	}
 	if (cg_hv_geometry(way_size, line, 1, &g, why, sizeof(why))) {
-		cg_size_str(way_size, a, sizeof(a));
-		fprintf(stderr, "colorguard: geometry: way size %s: %s\n", a,
-			why);
+		fprintf(stderr, "colorguard: geometry: %s\n", why);
 		goto out;
 	}
 

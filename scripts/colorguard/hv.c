@@ -31,8 +31,10 @@ int cg_hv_geometry(uint64_t way_size, uint64_t line_size,
 	ret = hvc_geometry_from_way_size(&geo, way_size, line_size, 0,
 					 PAGE_SHIFT_4K, pages_per_color);
 	if (ret) {
-		snprintf(why, len, "hv-color refuses the geometry: %s",
-			 strerror(-ret));
+		snprintf(why, len,
+			 "way size %llu: hv-color needs a power of two that gives 2 to %u colors of %u x 4K (%s)",
+			 (unsigned long long)way_size, HVC_MAX_COLORS,
+			 pages_per_color, strerror(-ret));
 		return -1;
 	}
 	g->way_size = geo.way_size;
@@ -83,6 +85,11 @@ int cg_hv_mask_parse(struct cg_hv_mask *m, const char *s, unsigned int nbits,
 		return 0;
 	snprintf(why, len, "\"%.40s\" at position %u: %s", s, err.pos,
 		 err.reason ? err.reason : strerror(-err.code));
+	if (err.code == -HVC_ERANGE) {
+		size_t used = strlen(why);
+
+		snprintf(why + used, len - used, " (0-%u)", nbits - 1);
+	}
 	return -1;
 }
 

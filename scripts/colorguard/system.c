@@ -243,6 +243,8 @@ static void report(void *ctx, int cell, int region, const char *hv_field,
 			 field ? "." : "", field ? field : "");
 	else if (cell < 0 && field && !strcmp(field, "colors"))
 		snprintf(f, sizeof(f), "hypervisor.colors");
+	else if (cell < 0 && field && !strcmp(field, "type"))
+		snprintf(f, sizeof(f), "cells");
 	else
 		snprintf(f, sizeof(f), "%s", field ? field : "");
 	cg_err(rc->d, field_line(sys, cell, region, field), label,
@@ -271,12 +273,6 @@ static void validate(struct cg_diag *d, struct cg_system *sys)
 		const struct cg_cell *c = &sys->cfg.cells[i];
 		const struct cg_sys_cell *sc = &sys->cells[i];
 
-		if (c->type == CG_CELL_CRITICAL &&
-		    (c->read_mbps.line || c->write_mbps.line))
-			cg_err(d, c->read_mbps.line ? c->read_mbps.line :
-			       c->write_mbps.line, c->label,
-			       c->read_mbps.line ? "read_mbps" : "write_mbps",
-			       "critical cells are never throttled: no budget");
 		idx = cg_hv_sys_cell(sys->hv, c->name, kinds[c->type], sc->cpus,
 				     sc->colors, c->read_mbps.v, c->write_mbps.v);
 		if (idx < 0) {
