@@ -28,7 +28,7 @@ int hvc_span_for_size(const struct hvc_geometry *g, const struct hvc_mask *m,
 		return ret;
 	if (!cell_size || cell_size & ((1ull << g->page_shift) - 1))
 		return -HVC_EINVAL;
-	if (cell_size >= HVC_PA_LIMIT)
+	if (cell_size > HVC_PA_LIMIT)
 		return -HVC_ERANGE;
 	chunks = ((cell_size - 1) >> g->chunk_shift) + 1;
 	blocks = (chunks - 1) / k + 1;
