@@ -363,9 +363,12 @@ static int names_equal(const char *a, const char *b)
 	return 1;
 }
 
+/* Wrap-safe: the ranges may come from a hostile blob. */
 static int ranges_overlap(hvc_u64 a, hvc_u64 alen, hvc_u64 b, hvc_u64 blen)
 {
-	return alen && blen && a < b + blen && b < a + alen;
+	if (!alen || !blen)
+		return 0;
+	return a >= b ? a - b < blen : b - a < alen;
 }
 
 static void check_cell(struct vctx *v, hvc_u32 i)
@@ -431,8 +434,10 @@ static void check_region(struct vctx *v, hvc_u32 i, hvc_u32 n)
 	int full = hvc_mask_weight(&c->colors) == s->geo.nr_colors;
 	int ret;
 
-	if (r->flags & ~HVC_REGION_FLAGS_ALL)
+	if (r->flags & ~HVC_REGION_FLAGS_ALL) {
 		report(v, -HVC_EINVAL, i, n, -1, "flags", "unknown region flags");
+		return;
+	}
 	if (!r->cell_size || r->cell_size & page_mask)
 		report(v, -HVC_EINVAL, i, n, -1, "cell_size",
 		       "zero or not a multiple of the page size");
@@ -457,7 +462,9 @@ static void check_region(struct vctx *v, hvc_u32 i, hvc_u32 n)
 	if (!full && r->host_base & (s->geo.way_size - 1))
 		report(v, -HVC_EINVAL, i, n, -1, "host_base",
 		       "colored region not aligned to the way size");
-	if (!r->cell_size || r->cell_size & page_mask)
+	/* a bad size or mask is reported already */
+	if (!r->cell_size || r->cell_size & page_mask ||
+	    hvc_mask_empty(&c->colors) || !hvc_mask_fits(&c->colors, s->geo.nr_colors))
 		return;
 	ret = hvc_span_for_size(&s->geo, &c->colors, r->cell_size, &span);
 	if (ret)
