@@ -7,7 +7,8 @@
 #   make                       host tools and tests, modules for $(ARCH)
 #   make modules ARCH=arm64    cross-build the modules
 #   make KDIR=/path/to/kernel  build against another kernel tree or headers
-#   make check                 host tests, then VM suites on x86_64 and arm64
+#   make check                 host tests, then VM suites on x86_64 and arm64,
+#                              on Debian's kernels and on the debug kernels
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  checkpatch --strict, W=1 C=1 module builds
 
@@ -131,10 +132,16 @@ check:
 	@rm -rf $(RESULTS)
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
-	-@for a in x86_64 arm64; do scripts/tap-run --step check-vm-$$a --prefix $$a- \
-		--out $(RESULTS) -- $(MAKE) --no-print-directory check-vm ARCH=$$a; done
-	-@scripts/tap-run --step check-negative --prefix negative- --out $(RESULTS) -- \
-		$(MAKE) --no-print-directory check-negative ARCH=x86_64
+	-@for t in x86_64:debian arm64:debian x86_64:debug arm64:debug; do \
+		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} = debug ] && echo -debug); \
+		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
+			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k; \
+	done
+	-@for t in x86_64:debian x86_64:debug arm64:debug; do \
+		a=$${t%:*} k=$${t#*:}; \
+		scripts/tap-run --step check-negative-$$a-$$k --prefix negative- --out $(RESULTS) -- \
+			$(MAKE) --no-print-directory check-negative ARCH=$$a KERNEL=$$k; \
+	done
 	@scripts/tap-summary $(RESULTS)
 
 vm-shell: modules guest
