@@ -4,8 +4,6 @@
  */
 #include "hvc_internal.h"
 
-/* Numerators of the reciprocal divide are chunk numbers, below 2^52. */
-#define HVC_DIV_BITS	52
 
 static int mask_weight_in(const struct hvc_geometry *g,
 			  const struct hvc_mask *m, hvc_u32 *k)
@@ -60,7 +58,7 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 		    hvc_u64 cell_base, hvc_u64 cell_size)
 {
 	hvc_u64 page_mask = (1ull << g->page_shift) - 1, span;
-	hvc_u32 c, k, runs = 0, l;
+	hvc_u32 c, k, runs = 0;
 	int ret;
 
 	ret = hvc_span_for_size(g, m, cell_size, &span);
@@ -83,10 +81,13 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	r->color_shift = g->color_shift;
 	r->nr_colors = g->nr_colors;
 	r->k = k;
-	/* Granlund-Montgomery: exact n / k for every n < 2^HVC_DIV_BITS */
-	l = hvc_is_pow2(k) ? hvc_ilog2(k) : hvc_ilog2(k) + 1;
-	r->div_shift = HVC_DIV_BITS + l;
-	r->div_magic = (1ull << r->div_shift) / k + 1;
+	/*
+	 * n / k as the high half of n * magic (Granlund-Montgomery with
+	 * N + l = 64, l = ceil(log2 k)): exact for n < 2^(64 - l), and
+	 * chunk numbers stay below 2^40. k == 1 has no 64-bit magic.
+	 */
+	r->div_shift = 64;
+	r->div_magic = k == 1 ? 0 : ~0ull / k + (~0ull % k + 1 == k) + 1;
 	r->reserved = 0;
 
 	k = 0;
@@ -111,7 +112,9 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 static inline hvc_u64 div_k(const struct hvc_region *r, hvc_u64 n)
 {
 #ifdef __SIZEOF_INT128__
-	return (hvc_u64)(((__uint128_t)n * r->div_magic) >> r->div_shift);
+	if (!r->div_magic)
+		return n;
+	return (hvc_u64)(((__uint128_t)n * r->div_magic) >> 64);
 #else
 	return n / r->k;
 #endif
