@@ -166,16 +166,17 @@ void hvc_extent_iter_init(struct hvc_extent_iter *it,
 	it->block = 0;
 }
 
-int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e)
+/* One extent at the iterator's position; the caller checks the end. */
+static inline void extent_step(const struct hvc_region *r,
+			       struct hvc_extent_iter *it, struct hvc_extent *e)
 {
-	const struct hvc_region *r = it->r;
-	hvc_u64 off = it->chunk << r->chunk_shift, host_chunk, len;
+	hvc_u64 off = it->chunk << r->chunk_shift, len;
 	hvc_u32 run = it->run;
 
-	if (off >= r->cell_size)
-		return 0;
-	host_chunk = (it->block << r->color_shift) +
-		     r->color_at[r->run_pos[run]];
+	e->cell_addr = r->cell_base + off;
+	e->host_addr = r->host_base +
+		       (((it->block << r->color_shift) +
+			 r->color_at[r->run_pos[run]]) << r->chunk_shift);
 	if (r->k == r->nr_colors) {
 		len = r->cell_size;	/* every color: one extent */
 	} else {
@@ -191,17 +192,33 @@ int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e)
 		}
 		len <<= r->chunk_shift;
 	}
-	if (len > r->cell_size - off)
-		len = r->cell_size - off;
-	e->cell_addr = r->cell_base + off;
-	e->host_addr = r->host_base + (host_chunk << r->chunk_shift);
-	e->size = len;
-	it->chunk += len >> r->chunk_shift;
 	it->run = run;
-	/* a cut last extent ends the walk even if it is not chunk-sized */
-	if (len & ((1ull << r->chunk_shift) - 1))
-		it->chunk = (r->cell_size >> r->chunk_shift) + 1;
+	if (len >= r->cell_size - off) {
+		len = r->cell_size - off;
+		it->chunk = ((r->cell_size - 1) >> r->chunk_shift) + 1;	/* the end */
+	} else {
+		it->chunk += len >> r->chunk_shift;
+	}
+	e->size = len;
+}
+
+int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e)
+{
+	if ((it->chunk << it->r->chunk_shift) >= it->r->cell_size)
+		return 0;
+	extent_step(it->r, it, e);
 	return 1;
+}
+
+hvc_u32 hvc_extent_fill(struct hvc_extent_iter *it, struct hvc_extent *e,
+			hvc_u32 max)
+{
+	const struct hvc_region *r = it->r;
+	hvc_u32 n;
+
+	for (n = 0; n < max && (it->chunk << r->chunk_shift) < r->cell_size; n++)
+		extent_step(r, it, &e[n]);
+	return n;
 }
 
 hvc_u64 hvc_region_nr_extents(const struct hvc_region *r)

@@ -262,6 +262,9 @@ void hvc_extent_iter_init(struct hvc_extent_iter *it,
 			  const struct hvc_region *r);
 /* 1 and *e filled, or 0 at the end */
 int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e);
+/* Up to max extents into e[]; returns how many, 0 at the end. */
+hvc_u32 hvc_extent_fill(struct hvc_extent_iter *it, struct hvc_extent *e,
+			hvc_u32 max);
 /* How many extents the iterator yields, in O(nr_runs). */
 hvc_u64 hvc_region_nr_extents(const struct hvc_region *r);
 

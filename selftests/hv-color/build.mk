@@ -47,3 +47,11 @@ $(HVC_OUT)/fuzz-all: selftests/hv-color/fuzz-run $$(FUZZ_TARGETS)
 		"$(FUZZ_TARGETS)" > $@
 	chmod +x $@
 HOST_TAP_TESTS += $(HVC_OUT)/fuzz-all
+
+# Benchmark: make bench-hv-color prints the table.
+$(HVC_OUT)/bench: selftests/hv-color/bench.c $(HV_COLOR_SRCS) $(HV_COLOR_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HV_COLOR_SRCS)
+.PHONY: bench-hv-color
+bench-hv-color: $(HVC_OUT)/bench
+	@selftests/hv-color/bench-run $<

@@ -101,6 +101,23 @@ static int check_region(struct __test_metadata *_metadata,
 		got_ext++;
 	}
 	ASSERT_EQ(cell_base + pages * PAGE, next_cell);
+	EXPECT_EQ(0, hvc_extent_next(&it, &e));
+
+	/* batches give the same extents */
+	hvc_extent_iter_init(&it, &reg);
+	for (a = 0, next_cell = cell_base;; a++) {
+		struct hvc_extent batch[3];
+		unsigned int n = hvc_extent_fill(&it, batch, 1 + a % 3), j;
+
+		if (!n)
+			break;
+		for (j = 0; j < n; j++) {
+			ASSERT_EQ(next_cell, batch[j].cell_addr);
+			ASSERT_EQ(host_of[(next_cell - cell_base) / PAGE], batch[j].host_addr);
+			next_cell += batch[j].size;
+		}
+	}
+	ASSERT_EQ(cell_base + pages * PAGE, next_cell);
 	/* minimal: as many extents as breaks in host contiguity */
 	ASSERT_EQ(want_ext, got_ext);
 	ASSERT_EQ(got_ext, hvc_region_nr_extents(&reg));
