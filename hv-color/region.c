@@ -4,7 +4,6 @@
  */
 #include "hvc_internal.h"
 
-
 static int mask_weight_in(const struct hvc_geometry *g,
 			  const struct hvc_mask *m, hvc_u32 *k)
 {
