@@ -36,6 +36,12 @@ static struct kmem_cache *mmc_frame_cache;
 
 /* Pool blocks and drains take only what the buddy allocator has to spare. */
 #define MMC_GFP		(GFP_HIGHUSER | __GFP_NORETRY | __GFP_NOWARN | __GFP_NOMEMALLOC)
+/*
+ * The page-by-page drain also reaches movable and CMA pageblocks: on
+ * arm64 the CMA area is where anonymous memory goes first once the rest
+ * is low, so leaving it would leave foreign pages for Linux.
+ */
+#define MMC_DRAIN_GFP	(MMC_GFP | __GFP_MOVABLE)
 /* Preferred block order: 1 MiB keeps the allocation count low. */
 #define MMC_BLOCK_ORDER	8
 /* Pages between two signal checks in long loops. */
@@ -467,6 +473,9 @@ static void mmc_quarantine_release(void)
 		__free_page(frame->page);
 		kmem_cache_free(mmc_frame_cache, frame);
 	}
+	/* A drain's metadata is megabytes of slab: give it back too. */
+	if (!mmc.quarantined)
+		kmem_cache_shrink(mmc_frame_cache);
 }
 
 static bool mmc_drain_stop(unsigned long n, unsigned int order, int *err)
@@ -517,7 +526,7 @@ static int mmc_drain(void)
 	while (!err && !mmc_drain_stop(++n, 0, &err)) {
 		u32 color;
 
-		page = alloc_page(MMC_GFP);
+		page = alloc_page(MMC_DRAIN_GFP);
 		if (!page)
 			break;
 		color = mmc_color_of(page_to_pfn(page));
@@ -549,6 +558,9 @@ int mmc_set_root_colors(const struct mmc_mask *mask)
 	}
 	mmc.root = *mask;
 	mmc_quarantine_release();
+	/* All colors: nothing to keep Linux away from. */
+	if (hvc_mask_weight(&mask->m) == mmc.nr_colors)
+		return 0;
 	err = mmc_drain();
 	if (err) {
 		mmc_set_status("root_colors: drain %s, old value restored",

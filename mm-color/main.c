@@ -4,6 +4,8 @@
  * from the module parameters if given, else from the CPU's description of
  * its last-level cache, and sysfs can replace it while the pool is empty.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/module.h>

@@ -267,6 +267,13 @@ static ssize_t root_colors_store(struct kobject *kobj,
 	struct mmc_mask mask;
 	int err;
 
+	/* sysfs cuts longer writes at a page: refuse rather than parse a cut. */
+	if (len >= PAGE_SIZE - 1) {
+		mutex_lock(&mmc.lock);
+		mmc_set_status("root_colors: list longer than %lu bytes", PAGE_SIZE - 2);
+		mutex_unlock(&mmc.lock);
+		return -E2BIG;
+	}
 	mutex_lock(&mmc.lock);
 	err = mmc_mask_parse(buf, &mask, true);
 	if (!err)

@@ -11,6 +11,10 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+
+/* TCG on arm64 runs these about ten times slower than x86. */
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT 300
 #include "mmc_util.h"
 
 #define MAX_COLORS	MM_COLOR_MAX_COLORS
@@ -106,6 +110,9 @@ TEST_F(masks, pagemap_colors)
 	size_t cap = capacity(&self->c, &self->m);
 	unsigned int i, done = 0;
 
+	if (hvc_mask_empty(&self->m))
+		SKIP(return, "no mask for %u colors", self->c.nr);
+
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		size_t len = sizes[i];
 		int fd;
@@ -145,7 +152,7 @@ TEST(bitmap_form)
 	void *p;
 
 	ctx_init(_metadata, &c);
-	bits[0] = 0x5;		/* colors 0 and 2 */
+	bits[0] = c.nr > 2 ? 0x5 : 0x3;	/* colors 0 and 2, or 0 and 1 */
 	req = (struct mm_color_bitmap){ .addr = (uintptr_t)bits, .nbits = c.nr };
 	fd = open(MMC_DEV, O_RDWR);
 	ASSERT_LE(0, fd);
@@ -155,7 +162,7 @@ TEST(bitmap_form)
 	EXPECT_EQ(bits[0], back[0]);
 	hvc_mask_zero(&m);
 	hvc_mask_set(&m, 0);
-	hvc_mask_set(&m, 2);
+	hvc_mask_set(&m, c.nr > 2 ? 2 : 1);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	mmc_fill(p, len, 7);
