@@ -6,7 +6,10 @@
  *   chase   dependent loads through a random cyclic permutation (latency)
  *   stream  read-modify-write sweeps over the buffer (bandwidth)
  * It prints one line of key=value results and checks at the end that its
- * data survived intact (exit status 3 if not).
+ * data survived intact (exit status 3 if not). With --verify it reads the
+ * physical frame of every page of a colored buffer from /proc/self/pagemap
+ * and counts the pages whose color is in the mask (exit status 4 if one
+ * is not).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +36,8 @@ struct options {
 	uint64_t ops;
 	int cpu;
 	int repeat;
+	int verify;
+	double seconds;
 };
 
 static void usage(FILE *f)
@@ -40,7 +45,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: critbench [--mode chase|stream] [--size BYTES[K|M|G]] [--ops N]\n"
 		"                 [--cpu N] [--colors LIST [--device /dev/mm-color]]\n"
-		"                 [--repeat N]\n");
+		"                 [--repeat N] [--time SECONDS] [--verify]\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -202,6 +207,66 @@ static int stream_intact(const uint64_t *w, size_t n)
 	return 1;
 }
 
+/*
+ * Count the pages of buf whose frame has a color of the mask set on
+ * /dev/mm-color: color = pfn mod nr_colors (one page per color). The mask
+ * and the geometry are read back from the driver, not assumed.
+ */
+static int verify_colors(const struct options *o, void *buf)
+{
+	uint64_t mask[MM_COLOR_MAX_COLORS / 64] = { 0 };
+	struct mm_color_info info = { 0 };
+	struct mm_color_bitmap bm = {
+		.addr = (uintptr_t)mask, .nbits = MM_COLOR_MAX_COLORS,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	size_t pages = o->size / page, in = 0, absent = 0, i;
+	int fd, pm;
+
+	fd = open(o->device, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct mm_color_list list = {
+		.addr = (uintptr_t)o->colors, .len = strlen(o->colors),
+	};
+	if (ioctl(fd, MM_COLOR_SET_LIST, &list) ||
+	    ioctl(fd, MM_COLOR_GET_INFO, &info) ||
+	    ioctl(fd, MM_COLOR_GET_BITMAP, &bm) || !info.nr_colors) {
+		fprintf(stderr, "critbench: verify: %s\n", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (pm < 0) {
+		fprintf(stderr, "critbench: pagemap: %s\n", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < pages; i++) {
+		uintptr_t va = (uintptr_t)buf + i * page;
+		uint64_t e, pfn, color;
+
+		if (pread(pm, &e, sizeof(e), va / page * sizeof(e)) != sizeof(e)) {
+			fprintf(stderr, "critbench: pagemap read: %s\n", strerror(errno));
+			close(pm);
+			return -1;
+		}
+		pfn = e & ((1ULL << 55) - 1);
+		if (!(e >> 63) || !pfn) {
+			absent++;
+			continue;
+		}
+		color = pfn % info.nr_colors;
+		if (mask[color / 64] >> (color % 64) & 1)
+			in++;
+	}
+	close(pm);
+	printf("critbench verify colors=%s nr_colors=%u pages=%zu in_colors=%zu absent=%zu\n",
+	       o->colors, info.nr_colors, pages, in, absent);
+	fflush(stdout);
+	return in == pages ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -212,6 +277,8 @@ int main(int argc, char **argv)
 		{ "colors", required_argument, NULL, 'C' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "time", required_argument, NULL, 't' },
+		{ "verify", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -238,13 +305,16 @@ int main(int argc, char **argv)
 		case 'C': o.colors = optarg; break;
 		case 'd': o.device = optarg; break;
 		case 'r': o.repeat = atoi(optarg); break;
+		case 't': o.seconds = atof(optarg); break;
+		case 'v': o.verify = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: goto bad;
 		}
 	}
 	if (optind != argc || o.repeat < 1 || o.repeat > 100000 ||
 	    (strcmp(o.mode, "chase") && strcmp(o.mode, "stream")) ||
-	    o.size < 2 * SLOT)
+	    o.size < 2 * SLOT || o.seconds < 0 || o.seconds > 86400 ||
+	    (o.verify && !o.colors))
 		goto bad;
 
 	if (o.cpu >= 0) {
@@ -269,7 +339,14 @@ int main(int argc, char **argv)
 	else
 		stream_init(buf, n);
 
-	for (int r = 0; r < o.repeat; r++) {
+	int bad_colors = o.verify ? verify_colors(&o, buf) : 0;
+
+	if (bad_colors < 0)
+		return 1;
+	/* --time: repeat until that much time has passed (at least --repeat). */
+	uint64_t until = now_ns() + (uint64_t)(o.seconds * 1e9);
+
+	for (int r = 0; r < o.repeat || (o.seconds > 0 && now_ns() < until); r++) {
 		uint64_t t0 = now_ns(), result;
 
 		result = chase ? chase_run(buf, o.ops) : stream_run(buf, n, o.ops);
@@ -285,7 +362,9 @@ int main(int argc, char **argv)
 
 	printf("critbench data=%s\n", intact ? "intact" : "CORRUPT");
 	munmap(buf, o.size);
-	return intact ? 0 : 3;
+	if (!intact)
+		return 3;
+	return bad_colors ? 4 : 0;
 bad:
 	usage(stderr);
 	return 2;

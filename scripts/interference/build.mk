@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the interference suite and of `make demo`: the colorguard
+# tool built statically for the guest (libconfig's static library: the
+# host's for x86_64, libconfig-dev:arm64 from scripts/install-deps for
+# arm64), the real-hardware runner and the demo config, all staged into
+# $(GUEST)/interference/ and so into the guest's /suites/interference/.
+CG_GUEST_LIBCONFIG := $(CACHE)/guest/arm64/libconfig
+ifeq ($(ARCH),arm64)
+CG_GUEST_CFG_FLAGS := -I$(CG_GUEST_LIBCONFIG)/usr/include
+CG_GUEST_CFG_LIBS := $(CG_GUEST_LIBCONFIG)/usr/lib/aarch64-linux-gnu/libconfig.a
+else
+CG_GUEST_CFG_FLAGS :=
+CG_GUEST_CFG_LIBS := -l:libconfig.a
+endif
+CG_GUEST_TOOL := $(GUEST)/interference/colorguard
+GUEST_TOOLS := $(CG_GUEST_TOOL) $(GUEST)/interference/hwrun \
+	$(GUEST)/interference/demo.cfg
+
+$(CG_GUEST_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
+	@[ "$(ARCH)" != arm64 ] || [ -f $(CG_GUEST_LIBCONFIG)/usr/lib/aarch64-linux-gnu/libconfig.a ] || \
+		scripts/install-deps vm
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) -O2 -static -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/include \
+		$(CG_GUEST_CFG_FLAGS) -o $@ $(CG_TOOL_SRCS) $(HV_COLOR_SRCS) $(CG_GUEST_CFG_LIBS)
+$(GUEST)/interference/hwrun: scripts/interference/run
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(GUEST)/interference/demo.cfg: scripts/colorguard/examples/demo.cfg
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+.PHONY: guest-tools
+guest-tools: $(GUEST_TOOLS)
+check-vm vm-shell check-negative: guest-tools
+
+# Host test of the runner's report: summary and plot from recorded samples.
+HOST_TAP_TESTS += selftests/interference/host-report
