@@ -7,9 +7,10 @@
  *   stream  read-modify-write sweeps over the buffer (bandwidth)
  * It prints one line of key=value results and checks at the end that its
  * data survived intact (exit status 3 if not). With --verify it reads the
- * physical frame of every page of a colored buffer from /proc/self/pagemap
- * and counts the pages whose color is in the mask (exit status 4 if one
- * is not).
+ * physical frame of every page of its buffer from /proc/self/pagemap and
+ * counts the pages whose color is in the mask (--colors, or
+ * --check-colors, e.g. root Linux's colors for anonymous memory; exit
+ * status 4 if one is not).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +32,7 @@
 struct options {
 	const char *mode;
 	const char *colors;
+	const char *check;
 	const char *device;
 	size_t size;
 	uint64_t ops;
@@ -45,7 +47,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: critbench [--mode chase|stream] [--size BYTES[K|M|G]] [--ops N]\n"
 		"                 [--cpu N] [--colors LIST [--device /dev/mm-color]]\n"
-		"                 [--repeat N] [--time SECONDS] [--verify]\n");
+		"                 [--repeat N] [--time SECONDS] [--verify [--check-colors LIST]]\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -208,9 +210,10 @@ static int stream_intact(const uint64_t *w, size_t n)
 }
 
 /*
- * Count the pages of buf whose frame has a color of the mask set on
- * /dev/mm-color: color = pfn mod nr_colors (one page per color). The mask
- * and the geometry are read back from the driver, not assumed.
+ * Count the pages of buf whose frame has a color of the mask (--colors, or
+ * --check-colors to test the check itself): color = pfn mod nr_colors (one
+ * page per color). The mask and the geometry are read back from the
+ * driver, not assumed.
  */
 static int verify_colors(const struct options *o, void *buf)
 {
@@ -226,8 +229,9 @@ static int verify_colors(const struct options *o, void *buf)
 	fd = open(o->device, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	const char *check = o->check ? o->check : o->colors;
 	struct mm_color_list list = {
-		.addr = (uintptr_t)o->colors, .len = strlen(o->colors),
+		.addr = (uintptr_t)check, .len = strlen(check),
 	};
 	if (ioctl(fd, MM_COLOR_SET_LIST, &list) ||
 	    ioctl(fd, MM_COLOR_GET_INFO, &info) ||
@@ -262,7 +266,7 @@ static int verify_colors(const struct options *o, void *buf)
 	}
 	close(pm);
 	printf("critbench verify colors=%s nr_colors=%u pages=%zu in_colors=%zu absent=%zu\n",
-	       o->colors, info.nr_colors, pages, in, absent);
+	       check, info.nr_colors, pages, in, absent);
 	fflush(stdout);
 	return in == pages ? 0 : 1;
 }
@@ -279,6 +283,7 @@ int main(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "time", required_argument, NULL, 't' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "check-colors", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -307,6 +312,7 @@ int main(int argc, char **argv)
 		case 'r': o.repeat = atoi(optarg); break;
 		case 't': o.seconds = atof(optarg); break;
 		case 'v': o.verify = 1; break;
+		case 'k': o.check = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: goto bad;
 		}
@@ -314,7 +320,7 @@ int main(int argc, char **argv)
 	if (optind != argc || o.repeat < 1 || o.repeat > 100000 ||
 	    (strcmp(o.mode, "chase") && strcmp(o.mode, "stream")) ||
 	    o.size < 2 * SLOT || o.seconds < 0 || o.seconds > 86400 ||
-	    (o.verify && !o.colors))
+	    (o.verify && !o.colors && !o.check))
 		goto bad;
 
 	if (o.cpu >= 0) {
