@@ -47,7 +47,7 @@ step "stress-ng --stream hog on CPU 1 for $HOG_S s, critical task on CPU 0"
 echo 1 > $M/reset_stats
 crit hog.out $((HOG_S + 1)) &
 CRIT=$!
-stress-ng --stream 1 --stream-l3-size 4M --taskset 1 -t $HOG_S --quiet &
+stress-ng --stream 1 --stream-l3-size 1M --taskset 1 -t $HOG_S --quiet &
 HOG=$!
 while kill -0 $HOG 2>/dev/null; do
 	sleep 1
