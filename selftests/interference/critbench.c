@@ -310,9 +310,15 @@ int main(int argc, char **argv)
 		case 'C': o.colors = optarg; break;
 		case 'd': o.device = optarg; break;
 		case 'r': o.repeat = atoi(optarg); break;
-		case 't': o.seconds = atof(optarg); break;
-		case 'v': o.verify = 1; break;
-		case 'k': o.check = optarg; break;
+		case 't':
+			o.seconds = atof(optarg);
+			break;
+		case 'v':
+			o.verify = 1;
+			break;
+		case 'k':
+			o.check = optarg;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: goto bad;
 		}
