@@ -9,6 +9,7 @@
  * (a spinlock) protects hv-color's allocator and the counters that the
  * fault and unmap paths touch.
  */
+#include <linux/cpu.h>
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -20,6 +21,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/vmstat.h>
+#include <linux/workqueue.h>
 
 #include "mm_color_int.h"
 
@@ -478,34 +480,34 @@ static void mmc_quarantine_release(void)
 		kmem_cache_shrink(mmc_frame_cache);
 }
 
-static bool mmc_drain_stop(unsigned long n, unsigned int order, int *err)
+struct mmc_drain_ctx {
+	struct task_struct *writer;	/* whose signals interrupt the drain */
+	struct list_head held;		/* root-colored pages, freed at the end */
+	unsigned long n;
+	int err;
+};
+
+static bool mmc_drain_stop(struct mmc_drain_ctx *ctx, unsigned int order)
 {
-	if (!(n % MMC_BATCH)) {
+	if (!(++ctx->n % MMC_BATCH)) {
 		cond_resched();
-		if (signal_pending(current)) {
-			*err = -EINTR;
+		if (signal_pending(ctx->writer)) {
+			ctx->err = -EINTR;
 			return true;
 		}
 	}
-	return mmc_free_pages() < mmc_reserve_pages() + (1UL << order);
+	return ctx->err ||
+	       mmc_free_pages() < mmc_reserve_pages() + (1UL << order);
 }
 
-/*
- * Pull free pages of non-root colors out of the buddy allocator. First
- * whole color blocks (order log2(nr_colors)): keep the foreign pages, free
- * the rest at once. Then single pages, holding the root-colored ones until
- * the end so that the allocator cannot hand the same ones back. Both stop
- * at the reserve, so the system keeps memory to run on.
- */
-static int mmc_drain(void)
+/* Whole color blocks: keep their foreign pages, free the rest at once. */
+static void mmc_drain_blocks(struct mmc_drain_ctx *ctx)
 {
 	unsigned int order = ilog2(mmc.nr_colors);
-	unsigned long n = 0, i;
-	struct page *page, *tmp;
-	LIST_HEAD(held);
-	int err = 0;
+	struct page *page;
+	unsigned long i;
 
-	while (!mmc_drain_stop(++n, order, &err)) {
+	while (!mmc_drain_stop(ctx, order)) {
 		page = alloc_pages(MMC_GFP, order);
 		if (!page)
 			break;
@@ -513,38 +515,82 @@ static int mmc_drain(void)
 		for (i = 0; i < (1UL << order); i++) {
 			u32 color = mmc_color_of(page_to_pfn(page + i));
 
-			if (!err && !hvc_mask_test(&mmc.root.m, color)) {
+			if (!ctx->err && !hvc_mask_test(&mmc.root.m, color)) {
 				if (!mmc_quarantine_add(page + i, color))
 					continue;
-				err = -ENOMEM;
+				ctx->err = -ENOMEM;
 			}
 			__free_page(page + i);
 		}
-		if (err)
-			break;
 	}
-	while (!err && !mmc_drain_stop(++n, 0, &err)) {
+}
+
+/*
+ * Single pages, run on each CPU in turn: an allocation takes from its own
+ * CPU's per-cpu free list first, and those lists are not reachable from
+ * elsewhere (drain_all_pages() is not exported). So each pass goes on
+ * below the reserve for as many pages as that list can hold.
+ */
+static long mmc_drain_local(void *arg)
+{
+	struct mmc_drain_ctx *ctx = arg;
+	unsigned int cpu = smp_processor_id();
+	unsigned int below = 0, pcp_high = 0;
+	struct page *page;
+
+	for (;;) {
 		u32 color;
 
+		if (mmc_drain_stop(ctx, 0) && (ctx->err || below++ >= pcp_high))
+			break;
 		page = alloc_page(MMC_DRAIN_GFP);
 		if (!page)
 			break;
+		if (!pcp_high)
+			pcp_high = max_t(int, 1, READ_ONCE(per_cpu_ptr(page_zone(page)->per_cpu_pageset,
+								cpu)->high));
 		color = mmc_color_of(page_to_pfn(page));
 		if (hvc_mask_test(&mmc.root.m, color)) {
-			list_add(&page->lru, &held);
+			list_add(&page->lru, &ctx->held);
 		} else if (mmc_quarantine_add(page, color)) {
 			__free_page(page);
-			err = -ENOMEM;
+			ctx->err = -ENOMEM;
 		}
 	}
-	list_for_each_entry_safe(page, tmp, &held, lru) {
+	return 0;
+}
+
+/*
+ * Pull free pages of non-root colors out of the buddy allocator: first
+ * whole color blocks, then single pages on every CPU, holding the
+ * root-colored ones until the end so that the allocator cannot hand the
+ * same ones back. Both stop at the reserve, so the system keeps memory to
+ * run on.
+ */
+static int mmc_drain(void)
+{
+	struct mmc_drain_ctx ctx = {
+		.writer = current,
+		.held = LIST_HEAD_INIT(ctx.held),
+	};
+	struct page *page, *tmp;
+	unsigned int cpu;
+
+	mmc_drain_blocks(&ctx);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (ctx.err)
+			break;
+		work_on_cpu(cpu, mmc_drain_local, &ctx);
+	}
+	cpus_read_unlock();
+	list_for_each_entry_safe(page, tmp, &ctx.held, lru) {
 		list_del(&page->lru);
 		__free_page(page);
 	}
-	return err;
+	return ctx.err;
 }
 
-/* Called with mmc.lock held. */
 int mmc_set_root_colors(const struct mmc_mask *mask)
 {
 	struct mmc_mask old = mmc.root;
