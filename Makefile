@@ -128,8 +128,9 @@ check-negative: modules guest
 
 # Everything, never stopping at the first failure; the summary decides.
 check:
-	@scripts/install-deps all
-	@rm -rf $(RESULTS)
+	@rm -rf $(RESULTS) && mkdir -p $(RESULTS) && date +%s > $(BUILD)/check-start
+	@scripts/tap-run --step install-deps --prefix deps- --out $(RESULTS) -- \
+		scripts/install-deps all
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
 	-@for t in x86_64:debian arm64:debian x86_64:debug arm64:debug; do \
@@ -142,6 +143,7 @@ check:
 		scripts/tap-run --step check-negative-$$a-$$k --prefix negative- --out $(RESULTS) -- \
 			$(MAKE) --no-print-directory check-negative ARCH=$$a KERNEL=$$k; \
 	done
+	@echo "# make check: $$(($$(date +%s) - $$(cat $(BUILD)/check-start))) s"
 	@scripts/tap-summary $(RESULTS)
 
 vm-shell: modules guest
