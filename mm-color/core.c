@@ -546,9 +546,12 @@ static long mmc_drain_local(void *arg)
 		page = alloc_page(MMC_DRAIN_GFP);
 		if (!page)
 			break;
-		if (!pcp_high)
-			pcp_high = max_t(int, 1, READ_ONCE(per_cpu_ptr(page_zone(page)->per_cpu_pageset,
-								cpu)->high));
+		if (!pcp_high) {
+			struct per_cpu_pages *pcp;
+
+			pcp = per_cpu_ptr(page_zone(page)->per_cpu_pageset, cpu);
+			pcp_high = max_t(int, 1, READ_ONCE(pcp->high));
+		}
 		color = mmc_color_of(page_to_pfn(page));
 		if (hvc_mask_test(&mmc.root.m, color)) {
 			list_add(&page->lru, &ctx->held);
