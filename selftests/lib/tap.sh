@@ -4,6 +4,14 @@
 
 TAP_N=0
 TAP_FAILED=0
+TAP_T=$(date +%s)
+
+# Points that took 5 s or more say so, to show where a suite's time goes.
+tap_time() {
+	_now=$(date +%s)
+	[ $((_now - TAP_T)) -lt 5 ] || echo "# ($((_now - TAP_T)) s)"
+	TAP_T=$_now
+}
 
 tap_plan() {
 	echo "TAP version 13"
@@ -17,17 +25,20 @@ tap_diag() {
 tap_ok() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N $*"
+	tap_time
 }
 
 tap_not_ok() {
 	TAP_N=$((TAP_N + 1))
 	TAP_FAILED=$((TAP_FAILED + 1))
 	echo "not ok $TAP_N $*"
+	tap_time
 }
 
 tap_skip() {
 	TAP_N=$((TAP_N + 1))
 	echo "ok $TAP_N $1 # SKIP $2"
+	tap_time
 }
 
 # tap_check DESCRIPTION COMMAND...: one test point from a command's status.
