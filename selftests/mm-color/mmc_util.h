@@ -201,6 +201,14 @@ static inline unsigned long mmc_check(const void *addr, size_t len, uint64_t see
 	return mmc_check_range(addr, 0, len, seed);
 }
 
+/* The guest's init exports CG_KERNEL=debug on the KASAN/kmemleak kernel. */
+static inline int debug_kernel(void)
+{
+	const char *k = getenv("CG_KERNEL");
+
+	return k && !strcmp(k, "debug");
+}
+
 static inline unsigned long meminfo_kb(const char *key)
 {
 	char line[256];

@@ -124,7 +124,12 @@ TEST(narrow_then_widen)
 	memfree1 = meminfo_kb("MemFree");
 	TH_LOG("MemFree %lu kB before narrowing, %lu kB after widening (Slab %lu kB, %lu kB)",
 	       memfree0, memfree1, slab0, meminfo_kb("Slab"));
-	EXPECT_GE(memfree1 + memfree0 / 50, memfree0);
+	/*
+	 * KASAN keeps freed slab objects in a quarantine of up to 1/32 of
+	 * memory: there MemFree says nothing, kmemleak checks for leaks.
+	 */
+	if (!debug_kernel())
+		EXPECT_GE(memfree1 + memfree0 / 50, memfree0);
 }
 
 TEST(rewrite_drains_again)
