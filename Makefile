@@ -11,6 +11,7 @@
 #                              on Debian's kernels and on the debug kernels
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  checkpatch --strict, W=1 C=1 module builds
+#   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(CG_CACHE),$(TOP)/.cache)
@@ -71,7 +72,7 @@ HV_COLOR_SRCS :=
 include $(sort $(wildcard */build.mk selftests/*/build.mk scripts/*/build.mk))
 
 .PHONY: all deps deps-host modules guest host check check-host check-vm \
-	check-negative vm-shell lint clean help
+	check-negative vm-shell lint clean help bench
 all: host modules
 
 help:
@@ -145,6 +146,11 @@ check:
 	done
 	@echo "# make check: $$(($$(date +%s) - $$(cat $(BUILD)/check-start))) s"
 	@scripts/tap-summary $(RESULTS)
+
+# Benchmarks print their tables; they assert nothing about speed.
+bench: bench-hv-color modules guest
+	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
+		mm-color/bench.sh memguard/bench
 
 vm-shell: modules guest
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --shell
