@@ -123,6 +123,9 @@ TEST_F(masks, pagemap_colors)
 			       len, cap);
 			continue;
 		}
+		/* Under KASAN the path is the same at 16 MB, at a quarter of the time. */
+		if (debug_kernel() && len > (16 << 20))
+			continue;
 		fd = mmc_open_list(self->list);
 		ASSERT_LE(0, fd);
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
