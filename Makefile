@@ -116,8 +116,12 @@ check-host: host
 		scripts/tap-run --name host-$$(basename $$t) --out $(RESULTS) -- $$t || rc=1; \
 	done; exit $$rc
 
-# One boot runs every VM suite of this architecture.
-VM_SUITES ?= $(patsubst selftests/%,%,$(VM_SUITE_DIRS))
+# One boot runs every VM suite of this architecture. mm-color goes first:
+# its root_colors test measures where a fresh allocation's pages come from,
+# which depends on the free lists' history (see mmc_drain() in mm-color/core.c).
+ALL_VM_SUITES := $(patsubst selftests/%,%,$(VM_SUITE_DIRS))
+VM_SUITES ?= $(filter bed,$(ALL_VM_SUITES)) $(filter mm-color,$(ALL_VM_SUITES)) \
+	$(filter-out bed mm-color,$(ALL_VM_SUITES))
 check-vm: modules guest
 	@mkdir -p $(RESULTS)
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) $(VM_SUITES)

@@ -577,19 +577,30 @@ static int mmc_drain(void)
 		.held = LIST_HEAD_INIT(ctx.held),
 	};
 	struct page *page, *tmp;
-	unsigned int cpu;
+	unsigned int cpu, pass;
 
 	mmc_drain_blocks(&ctx);
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		if (ctx.err)
-			break;
-		work_on_cpu(cpu, mmc_drain_local, &ctx);
-	}
-	cpus_read_unlock();
-	list_for_each_entry_safe(page, tmp, &ctx.held, lru) {
-		list_del(&page->lru);
-		__free_page(page);
+	/*
+	 * Two passes: the first stops at the reserve, which is then made of
+	 * the order-0 leftovers of both colors. The allocator hands out its
+	 * smallest free blocks first, so the second pass takes those leftovers
+	 * before it splits the root-colored pages freed after the first, and
+	 * the reserve it leaves is mostly of root colors. After heavy churn
+	 * (many drains, stressors) it can still hold some percent of foreign
+	 * pages, which Linux then hands out first.
+	 */
+	for (pass = 0; pass < 2 && !ctx.err; pass++) {
+		cpus_read_lock();
+		for_each_online_cpu(cpu) {
+			if (ctx.err)
+				break;
+			work_on_cpu(cpu, mmc_drain_local, &ctx);
+		}
+		cpus_read_unlock();
+		list_for_each_entry_safe(page, tmp, &ctx.held, lru) {
+			list_del(&page->lru);
+			__free_page(page);
+		}
 	}
 	return ctx.err;
 }

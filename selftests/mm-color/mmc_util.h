@@ -225,4 +225,31 @@ static inline unsigned long meminfo_kb(const char *key)
 	return v;
 }
 
+/*
+ * MemFree once transient users have let go: the highest of three reads a
+ * second apart, each after dropping caches (see free_kb in vm-run).
+ */
+static inline unsigned long memfree_settled_kb(void)
+{
+	unsigned long best = 0, kb;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		FILE *f;
+
+		sync();
+		f = fopen("/proc/sys/vm/drop_caches", "w");
+		if (f) {
+			fputs("3", f);
+			fclose(f);
+		}
+		kb = meminfo_kb("MemFree");
+		if (kb > best)
+			best = kb;
+		if (i < 2)
+			sleep(1);
+	}
+	return best;
+}
+
 #endif /* MMC_UTIL_H */
