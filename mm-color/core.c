@@ -605,6 +605,7 @@ static int mmc_drain(void)
 	return ctx.err;
 }
 
+/* Called with mmc.lock held. */
 int mmc_set_root_colors(const struct mmc_mask *mask)
 {
 	struct mmc_mask old = mmc.root;
