@@ -5,7 +5,7 @@
  * instruction counts and the table layout.
  *
  *   bench                 timings
- *   bench c2h|h2c|alloc N run N operations only (for callgrind)
+ *   bench c2h|h2c|alloc|ext|fill N   N operations only (for callgrind)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +121,30 @@ static hvc_u64 run_alloc(long n, const struct hvc_mask *m)
 	return sum;
 }
 
+/* n extents of the even-colors region, one call each or 256 per call */
+static hvc_u64 run_ext(long n, int batched)
+{
+	static struct hvc_extent batch[256];
+	struct hvc_extent_iter it;
+	hvc_u64 sum = 0;
+	long i = 0;
+	hvc_u32 got, j;
+
+	if (hvc_region_init(&reg, &geo, &half_alt, 1ull << 32, 0, 1ull << 30))
+		abort();
+	hvc_extent_iter_init(&it, &reg);
+	while (i < n) {
+		got = batched ? hvc_extent_fill(&it, batch, 256) :
+				(hvc_u32)hvc_extent_next(&it, batch);
+		if (!got)
+			hvc_extent_iter_init(&it, &reg);
+		for (j = 0; j < got; j++)
+			sum += batch[j].size;
+		i += got;
+	}
+	return sum;
+}
+
 static void time_translation(const char *name, hvc_u64 (*fn)(long))
 {
 	double t[15];
@@ -204,6 +228,10 @@ int main(int argc, char **argv)
 		sink = run_h2c(n);
 	else if (argc > 2 && !strcmp(argv[1], "alloc"))
 		sink = run_alloc(n, &half_low);
+	else if (argc > 2 && !strcmp(argv[1], "ext"))
+		sink = run_ext(n, 0);
+	else if (argc > 2 && !strcmp(argv[1], "fill"))
+		sink = run_ext(n, 1);
 	if (argc > 2)
 		return (int)(sink & 0);
 	time_translation("translate_cell_to_host", run_c2h);
