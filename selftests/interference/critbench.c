@@ -60,11 +60,23 @@ static int parse_size(const char *s, size_t *out)
 	if (errno || end == s || *s == '-')
 		return -1;
 	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	case '\0': break;
-	default: return -1;
+	case 'G':
+	case 'g':
+		v <<= 10;
+		__attribute__((fallthrough));
+	case 'M':
+	case 'm':
+		v <<= 10;
+		__attribute__((fallthrough));
+	case 'K':
+	case 'k':
+		v <<= 10;
+		end++;
+		break;
+	case '\0':
+		break;
+	default:
+		return -1;
 	}
 	if (*end || v == 0 || v > (1ULL << 40))
 		return -1;
@@ -296,7 +308,9 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'm': o.mode = optarg; break;
+		case 'm':
+			o.mode = optarg;
+			break;
 		case 's':
 			if (parse_size(optarg, &o.size))
 				goto bad;
@@ -306,10 +320,18 @@ int main(int argc, char **argv)
 				goto bad;
 			o.ops = ops_size;
 			break;
-		case 'c': o.cpu = atoi(optarg); break;
-		case 'C': o.colors = optarg; break;
-		case 'd': o.device = optarg; break;
-		case 'r': o.repeat = atoi(optarg); break;
+		case 'c':
+			o.cpu = atoi(optarg);
+			break;
+		case 'C':
+			o.colors = optarg;
+			break;
+		case 'd':
+			o.device = optarg;
+			break;
+		case 'r':
+			o.repeat = atoi(optarg);
+			break;
 		case 't':
 			o.seconds = atof(optarg);
 			break;
@@ -319,8 +341,11 @@ int main(int argc, char **argv)
 		case 'k':
 			o.check = optarg;
 			break;
-		case 'h': usage(stdout); return 0;
-		default: goto bad;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			goto bad;
 		}
 	}
 	if (optind != argc || o.repeat < 1 || o.repeat > 100000 ||
