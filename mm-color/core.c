@@ -46,6 +46,12 @@ static struct kmem_cache *mmc_frame_cache;
 #define MMC_DRAIN_GFP	(MMC_GFP | __GFP_MOVABLE)
 /* Preferred block order: 1 MiB keeps the allocation count low. */
 #define MMC_BLOCK_ORDER	8
+/*
+ * The highest order the buddy allocator hands out: MAX_ORDER - 1 before
+ * 6.4, MAX_ORDER from 6.4, MAX_PAGE_ORDER from 6.8. MAX_ORDER_NR_PAGES
+ * has been its number of pages all along.
+ */
+#define MMC_MAX_ORDER	ilog2(MAX_ORDER_NR_PAGES)
 /* Pages between two signal checks in long loops. */
 #define MMC_BATCH	256
 
@@ -202,7 +208,7 @@ static struct mmc_block *mmc_block_alloc(void)
 {
 	unsigned int min_order = ilog2(mmc.nr_colors);
 	unsigned int order = clamp_t(unsigned int, MMC_BLOCK_ORDER, min_order,
-				     MAX_ORDER - 1);
+				     MMC_MAX_ORDER);
 	struct mmc_block *block;
 	struct page *page;
 	unsigned long i;
@@ -257,7 +263,7 @@ static int mmc_pool_grow(unsigned long target)
 	struct mmc_block *block, *tmp;
 	unsigned long have = mmc.pool_pages;
 	unsigned long block_pages = 1UL << clamp_t(unsigned int, MMC_BLOCK_ORDER,
-						   ilog2(mmc.nr_colors), MAX_ORDER - 1);
+						   ilog2(mmc.nr_colors), MMC_MAX_ORDER);
 	int err = 0;
 
 	while (have < target) {

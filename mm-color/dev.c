@@ -101,7 +101,7 @@ static void mmc_vm_close(struct vm_area_struct *vma)
 	for (i = first; i < end; i++) {
 		struct mmc_frame *frame = map->frames[i];
 
-		if (frame && !page_mapcount(mmc_frame_page(frame))) {
+		if (frame && !page_mapped(mmc_frame_page(frame))) {
 			map->frames[i] = NULL;
 			mmc_pool_free(frame);
 		}

@@ -6,6 +6,7 @@
  * itself in last_cmd_status.
  */
 #include <linux/kernel.h>
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -20,7 +21,7 @@
 struct mmc_color_attr {
 	struct kobj_attribute attr;
 	u32 color;
-	char name[8];
+	char name[11];		/* any u32 in decimal */
 };
 
 static struct kobject *mmc_kobj;
@@ -367,11 +368,41 @@ int mmc_sysfs_colors_resize(u32 nr_colors)
 	return 0;
 }
 
+#ifdef MMC_HAVE_MM_KOBJ
+static struct kobject *mmc_mm_kobj(void)
+{
+	return mm_kobj;
+}
+#else
+/*
+ * Kernels from 6.6 on do not export mm_kobj. /sys/kernel/mm is the
+ * directory of a kobject under kernel_kobj, and sysfs keeps a directory's
+ * kobject as the private data of its kernfs node; that kobject lives as
+ * long as the kernel, so the node's reference is not kept.
+ */
+static struct kobject *mmc_mm_kobj(void)
+{
+	struct kobject *kobj = NULL;
+	struct kernfs_node *kn;
+
+	kn = kernfs_find_and_get(kernel_kobj->sd, "mm");
+	if (!kn)
+		return NULL;
+	if (kernfs_type(kn) == KERNFS_DIR)
+		kobj = kn->priv;
+	kernfs_put(kn);
+	return kobj;
+}
+#endif
+
 int mmc_sysfs_init(void)
 {
+	struct kobject *mm = mmc_mm_kobj();
 	int err;
 
-	mmc_kobj = kobject_create_and_add("color", mm_kobj);
+	if (!mm)
+		return -ENODEV;
+	mmc_kobj = kobject_create_and_add("color", mm);
 	if (!mmc_kobj)
 		return -ENOMEM;
 	err = sysfs_create_group(mmc_kobj, &mmc_group);
