@@ -76,6 +76,7 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	r->host_span = span;
 	r->cell_base = cell_base;
 	r->cell_size = cell_size;
+	r->way_size = g->way_size;
 	r->chunk_shift = g->chunk_shift;
 	r->color_shift = g->color_shift;
 	r->nr_colors = g->nr_colors;
@@ -85,26 +86,30 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	 * N + l = 64, l = ceil(log2 k)): exact for n < 2^(64 - l), and
 	 * chunk numbers stay below 2^40. k == 1 has no 64-bit magic.
 	 */
-	r->div_shift = 64;
 	r->div_magic = k == 1 ? 0 : ~0ull / k + (~0ull % k + 1 == k) + 1;
-	r->reserved = 0;
 
-	k = 0;
-	for (c = 0; c < HVC_MAX_COLORS; c++) {
+	for (c = 0, k = 0; c < g->nr_colors; c++) {
 		r->index_of[c] = HVC_NO_INDEX;
-		if (c >= g->nr_colors || !hvc_mask_test(m, c))
+		if (!hvc_mask_test(m, c))
 			continue;
-		r->index_of[c] = (hvc_u16)k;
-		r->color_at[k] = (hvc_u16)c;
 		if (c == 0 || !hvc_mask_test(m, c - 1)) {
 			r->run_pos[runs] = (hvc_u16)k;
-			r->run_len[runs++] = 0;
+			r->run_host[runs] = (hvc_u64)c << g->chunk_shift;
+			r->run_size[runs++] = 0;
 		}
-		r->run_len[runs - 1]++;
-		k++;
+		r->run_size[runs - 1] += 1ull << g->chunk_shift;
+		r->index_of[c] = (hvc_u16)k;
+		r->color_at[k++] = (hvc_u16)c;
 	}
 	r->nr_runs = runs;
-	r->wraps = hvc_mask_test(m, 0) && hvc_mask_test(m, g->nr_colors - 1);
+	r->restart = 0;
+	if (k == g->nr_colors) {
+		r->run_size[0] = span;	/* one extent */
+	} else if (hvc_mask_test(m, 0) && hvc_mask_test(m, g->nr_colors - 1)) {
+		/* the last run goes on into the next block's run 0 */
+		r->run_size[runs - 1] += r->run_size[0];
+		r->restart = 1;
+	}
 	return 0;
 }
 
@@ -159,64 +164,57 @@ void hvc_extent_iter_init(struct hvc_extent_iter *it,
 			  const struct hvc_region *r)
 {
 	it->r = r;
-	it->chunk = 0;
+	it->cell_off = 0;
+	it->block = r->host_base;
 	it->run = 0;
 	it->reserved = 0;
-	it->block = 0;
 }
 
-/* One extent at the iterator's position; the caller checks the end. */
-static inline void extent_step(const struct hvc_region *r,
-			       struct hvc_extent_iter *it, struct hvc_extent *e)
+/*
+ * Each extent starts a run (run_host, run_size: see hvc_region_init) in
+ * the current way block; the last one is cut at the cell's end. Returns
+ * the next extent's cell offset, cell_size after the last.
+ */
+static inline hvc_u64 extent_step(const struct hvc_region *r, hvc_u64 off,
+				  hvc_u64 *block, hvc_u32 *run,
+				  struct hvc_extent *e)
 {
-	hvc_u64 off = it->chunk << r->chunk_shift, len;
-	hvc_u32 run = it->run;
+	hvc_u64 len = r->run_size[*run];
 
 	e->cell_addr = r->cell_base + off;
-	e->host_addr = r->host_base +
-		       (((it->block << r->color_shift) +
-			 r->color_at[r->run_pos[run]]) << r->chunk_shift);
-	if (r->k == r->nr_colors) {
-		len = r->cell_size;	/* every color: one extent */
-	} else {
-		len = r->run_len[run];
-		if (++run == r->nr_runs) {
-			run = 0;
-			it->block++;
-			/* the last color meets the next block's color 0 */
-			if (r->wraps) {
-				len += r->run_len[0];
-				run = 1;
-			}
-		}
-		len <<= r->chunk_shift;
-	}
-	it->run = run;
+	e->host_addr = *block + r->run_host[*run];
 	if (len >= r->cell_size - off) {
-		len = r->cell_size - off;
-		it->chunk = ((r->cell_size - 1) >> r->chunk_shift) + 1;	/* the end */
-	} else {
-		it->chunk += len >> r->chunk_shift;
+		e->size = r->cell_size - off;
+		return r->cell_size;
 	}
 	e->size = len;
+	if (++*run == r->nr_runs) {
+		*run = r->restart;
+		*block += r->way_size;
+	}
+	return off + len;
 }
 
 int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e)
 {
-	if ((it->chunk << it->r->chunk_shift) >= it->r->cell_size)
+	if (it->cell_off >= it->r->cell_size)
 		return 0;
-	extent_step(it->r, it, e);
+	it->cell_off = extent_step(it->r, it->cell_off, &it->block, &it->run, e);
 	return 1;
 }
 
+/* Every step moves off forward, so the loop ends by max or the cell's end. */
 hvc_u32 hvc_extent_fill(struct hvc_extent_iter *it, struct hvc_extent *e,
 			hvc_u32 max)
 {
-	const struct hvc_region *r = it->r;
-	hvc_u32 n;
+	hvc_u64 off = it->cell_off, block = it->block;
+	hvc_u32 run = it->run, n;
 
-	for (n = 0; n < max && (it->chunk << r->chunk_shift) < r->cell_size; n++)
-		extent_step(r, it, &e[n]);
+	for (n = 0; n < max && off < it->r->cell_size; n++)
+		off = extent_step(it->r, off, &block, &run, &e[n]);
+	it->cell_off = off;
+	it->block = block;
+	it->run = run;
 	return n;
 }
 
@@ -232,7 +230,7 @@ hvc_u64 hvc_region_nr_extents(const struct hvc_region *r)
 	for (i = 0; i < r->nr_runs && r->run_pos[i] < rem; i++)
 		n++;
 	/* merges across block boundaries, when both sides hold chunks */
-	if (r->wraps && blocks)
+	if (r->restart && blocks)
 		n -= rem ? blocks : blocks - 1;
 	return n;
 }

@@ -195,19 +195,19 @@ struct hvc_region {
 	hvc_u64 host_span;	/* whole way blocks */
 	hvc_u64 cell_base;
 	hvc_u64 cell_size;
+	hvc_u64 way_size;
 	hvc_u64 div_magic;	/* reciprocal of k for the cell->host divide */
-	hvc_u32 div_shift;
 	hvc_u32 chunk_shift;
 	hvc_u32 color_shift;
 	hvc_u32 nr_colors;
 	hvc_u32 k;		/* colors in the mask */
 	hvc_u32 nr_runs;	/* runs of adjacent colors */
-	hvc_u32 wraps;		/* last run ends at the last color, first at 0 */
-	hvc_u32 reserved;
+	hvc_u32 restart;	/* 1: the last run goes on into the next block */
+	hvc_u64 run_host[HVC_MAX_COLORS / 2];	/* run's offset in its block */
+	hvc_u64 run_size[HVC_MAX_COLORS / 2];	/* bytes of the run's extent */
+	hvc_u16 run_pos[HVC_MAX_COLORS / 2];	/* first position of each run */
 	hvc_u16 index_of[HVC_MAX_COLORS];	/* color -> position, or HVC_NO_INDEX */
 	hvc_u16 color_at[HVC_MAX_COLORS];	/* position -> color */
-	hvc_u16 run_pos[HVC_MAX_COLORS / 2];	/* first position of each run */
-	hvc_u16 run_len[HVC_MAX_COLORS / 2];	/* colors in each run */
 };
 
 #define HVC_NO_INDEX	0xffffu
@@ -252,10 +252,10 @@ struct hvc_extent {
 
 struct hvc_extent_iter {
 	const struct hvc_region *r;
-	hvc_u64 chunk;		/* next cell chunk to emit */
-	hvc_u32 run;		/* run of that chunk */
+	hvc_u64 cell_off;	/* cell offset of the next extent */
+	hvc_u64 block;		/* host address of its way block */
+	hvc_u32 run;		/* the run it starts */
 	hvc_u32 reserved;
-	hvc_u64 block;		/* way block of that chunk */
 };
 
 void hvc_extent_iter_init(struct hvc_extent_iter *it,
