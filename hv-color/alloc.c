@@ -37,22 +37,6 @@ static void list_del(struct hvc_list *n)
 	n->prev = HVC_NULL;
 }
 
-static hvc_u16 bucket_get(struct hvc_allocator *a, hvc_u64 count)
-{
-	hvc_u16 b = a->spare;
-	struct hvc_alloc_bucket *bk = &a->buckets[b];
-
-	a->spare = bk->next;
-	bk->count = count;
-	return b;
-}
-
-static void bucket_put(struct hvc_allocator *a, hvc_u16 b)
-{
-	a->buckets[b].next = a->spare;
-	a->spare = b;
-}
-
 /* Link b between prev and next (either may be HVC_NO_BUCKET). */
 static void bucket_link(struct hvc_allocator *a, hvc_u16 b, hvc_u16 prev,
 			hvc_u16 next)
@@ -81,7 +65,8 @@ static void bucket_unlink(struct hvc_allocator *a, hvc_u16 b)
 		a->tail = prev;
 	else
 		a->buckets[next].prev = prev;
-	bucket_put(a, b);
+	a->buckets[b].next = a->spare;
+	a->spare = b;
 }
 
 static void bucket_add_color(struct hvc_allocator *a, hvc_u16 b, hvc_u32 c)
@@ -108,63 +93,41 @@ static void bucket_del_color(struct hvc_allocator *a, hvc_u32 c)
 	a->bucket_of[c] = HVC_NO_BUCKET;
 }
 
-/* a->free[c] has just gone up by one. */
-static void color_inc(struct hvc_allocator *a, hvc_u32 c)
+/*
+ * a->free[c] has just gone up or down by one: c moves to the neighbouring
+ * bucket of its new count (a new one if there is none), or keeps its own
+ * bucket if it is alone there. A color new to the pool goes after the tail.
+ */
+static void color_moved(struct hvc_allocator *a, hvc_u32 c, int up)
 {
 	hvc_u64 n = a->free[c];
-	hvc_u16 b = a->bucket_of[c], prev, nb;
-
-	if (b == HVC_NO_BUCKET) {
-		prev = a->tail;
-		if (prev != HVC_NO_BUCKET && a->buckets[prev].count == n) {
-			bucket_add_color(a, prev, c);
-		} else {
-			nb = bucket_get(a, n);
-			bucket_link(a, nb, prev, HVC_NO_BUCKET);
-			bucket_add_color(a, nb, c);
-		}
-		return;
-	}
-	if (a->buckets[b].members == 1) {
-		prev = a->buckets[b].prev;
-		if (prev == HVC_NO_BUCKET || a->buckets[prev].count != n) {
-			a->buckets[b].count = n;	/* order still holds */
-			return;
-		}
-	}
-	prev = a->buckets[b].prev;
-	if (prev == HVC_NO_BUCKET || a->buckets[prev].count != n) {
-		nb = bucket_get(a, n);
-		bucket_link(a, nb, prev, b);
-		prev = nb;
-	}
-	bucket_del_color(a, c);
-	bucket_add_color(a, prev, c);
-}
-
-/* a->free[c] has just gone down by one. */
-static void color_dec(struct hvc_allocator *a, hvc_u32 c)
-{
-	hvc_u64 n = a->free[c];
-	hvc_u16 b = a->bucket_of[c], next, nb;
+	hvc_u16 b = a->bucket_of[c], to, nb;
 
 	if (!n) {
 		bucket_del_color(a, c);
 		return;
 	}
-	next = a->buckets[b].next;
-	if (a->buckets[b].members == 1 &&
-	    (next == HVC_NO_BUCKET || a->buckets[next].count != n)) {
-		a->buckets[b].count = n;
-		return;
+	if (b == HVC_NO_BUCKET)
+		to = a->tail;
+	else
+		to = up ? a->buckets[b].prev : a->buckets[b].next;
+	if (to == HVC_NO_BUCKET || a->buckets[to].count != n) {
+		if (b != HVC_NO_BUCKET && a->buckets[b].members == 1) {
+			a->buckets[b].count = n;	/* order still holds */
+			return;
+		}
+		nb = a->spare;
+		a->spare = a->buckets[nb].next;
+		a->buckets[nb].count = n;
+		if (up)
+			bucket_link(a, nb, to, b);
+		else
+			bucket_link(a, nb, b, to);
+		to = nb;
 	}
-	if (next == HVC_NO_BUCKET || a->buckets[next].count != n) {
-		nb = bucket_get(a, n);
-		bucket_link(a, nb, b, next);
-		next = nb;
-	}
-	bucket_del_color(a, c);
-	bucket_add_color(a, next, c);
+	if (b != HVC_NO_BUCKET)
+		bucket_del_color(a, c);
+	bucket_add_color(a, to, c);
 }
 
 void hvc_frame_init(struct hvc_frame *f)
@@ -217,7 +180,7 @@ static void put_free(struct hvc_allocator *a, struct hvc_frame *f)
 	f->state = HVC_FRAME_FREE;
 	a->free[f->color]++;
 	a->nr_free++;
-	color_inc(a, f->color);
+	color_moved(a, f->color, 1);
 }
 
 static void take_free(struct hvc_allocator *a, struct hvc_frame *f)
@@ -225,7 +188,7 @@ static void take_free(struct hvc_allocator *a, struct hvc_frame *f)
 	list_del(&f->link);
 	a->free[f->color]--;
 	a->nr_free--;
-	color_dec(a, f->color);
+	color_moved(a, f->color, 0);
 }
 
 int hvc_alloc_add(struct hvc_allocator *a, struct hvc_frame *f, hvc_u64 pfn)
