@@ -577,76 +577,41 @@ out:
 	return v.first;
 }
 
-struct sbuf {
-	char *buf;
-	hvc_size size, pos;
-	int full;
-};
-
-static void sb_str(struct sbuf *b, const char *s)
+static void sb_cell(struct hvc_sbuf *b, int cell, const char *name)
 {
-	hvc_u32 i;
-
-	for (i = 0; s[i] && i < 256; i++) {
-		if (b->pos + 1 >= b->size) {
-			b->full = 1;
-			return;
-		}
-		b->buf[b->pos++] = s[i];
-	}
-}
-
-static void sb_num(struct sbuf *b, hvc_u32 v)
-{
-	char d[11];
-	int n = 10;
-
-	d[10] = '\0';
-	do {
-		d[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	sb_str(b, d + n);
-}
-
-static void sb_cell(struct sbuf *b, int cell, const char *name)
-{
-	sb_str(b, "cell ");
-	sb_num(b, (hvc_u32)cell);
+	hvc_sb_str(b, "cell ");
+	hvc_sb_num(b, (hvc_u32)cell);
 	if (name[0]) {
-		sb_str(b, " '");
-		sb_str(b, name);
-		sb_str(b, "'");
+		hvc_sb_str(b, " '");
+		hvc_sb_str(b, name);
+		hvc_sb_str(b, "'");
 	}
 }
 
 int hvc_error_format(const struct hvc_error *e, char *buf, hvc_size size)
 {
-	struct sbuf b = { .buf = buf, .size = size };
+	struct hvc_sbuf b = { .buf = buf, .size = size };
 
-	if (!size)
-		return -HVC_ENOSPC;
 	if (e->cell >= 0) {
 		sb_cell(&b, e->cell, e->cell_name);
-		sb_str(&b, " ");
+		hvc_sb_str(&b, " ");
 	}
 	if (e->region >= 0) {
-		sb_str(&b, "region ");
-		sb_num(&b, (hvc_u32)e->region);
-		sb_str(&b, " ");
+		hvc_sb_str(&b, "region ");
+		hvc_sb_num(&b, (hvc_u32)e->region);
+		hvc_sb_str(&b, " ");
 	}
-	sb_str(&b, e->field ? e->field : "?");
-	sb_str(&b, ": ");
-	sb_str(&b, e->msg ? e->msg : "?");
+	hvc_sb_str(&b, e->field ? e->field : "?");
+	hvc_sb_str(&b, ": ");
+	hvc_sb_str(&b, e->msg ? e->msg : "?");
 	if (e->other_cell >= 0) {
-		sb_str(&b, " (");
+		hvc_sb_str(&b, " (");
 		sb_cell(&b, e->other_cell, e->other_name);
-		sb_str(&b, ")");
+		hvc_sb_str(&b, ")");
 	}
 	if (e->offset) {
-		sb_str(&b, " at byte ");
-		sb_num(&b, e->offset);
+		hvc_sb_str(&b, " at byte ");
+		hvc_sb_num(&b, e->offset);
 	}
-	buf[b.pos] = '\0';
-	return b.full ? -HVC_ENOSPC : (int)b.pos;
+	return hvc_sb_end(&b);
 }

@@ -39,6 +39,18 @@ static inline hvc_u64 hvc_bit_word(hvc_u32 bit)
 	return 1ull << (bit % 64);
 }
 
+/* Text into a buffer, cut and marked full when it does not fit */
+struct hvc_sbuf {
+	char *buf;
+	hvc_size size, pos;
+	int full;
+};
+
+void hvc_sb_str(struct hvc_sbuf *b, const char *s);
+void hvc_sb_num(struct hvc_sbuf *b, hvc_u32 v);
+/* NUL-terminates; the length, or -HVC_ENOSPC if anything was cut */
+int hvc_sb_end(struct hvc_sbuf *b);
+
 /* Little-endian accessors independent of the host's byte order */
 static inline hvc_u64 hvc_get_le(const hvc_u8 *p, hvc_u32 bytes)
 {

@@ -78,20 +78,26 @@ void hvc_mask_zero(struct hvc_mask *m)
 		m->bits[i] = 0;
 }
 
+static void set_range(struct hvc_mask *m, hvc_u32 a, hvc_u32 b)
+{
+	hvc_u32 w;
+
+	for (w = a / 64; w <= b / 64; w++) {
+		hvc_u64 x = ~0ull;
+
+		if (w == a / 64)
+			x &= ~0ull << (a % 64);
+		if (w == b / 64 && b % 64 != 63)
+			x &= (1ull << (b % 64 + 1)) - 1;
+		m->bits[w] |= x;
+	}
+}
+
 void hvc_mask_fill(struct hvc_mask *m, hvc_u32 nbits)
 {
-	hvc_u32 i;
-
-	if (nbits > HVC_MAX_COLORS)
-		nbits = HVC_MAX_COLORS;
-	for (i = 0; i < HVC_MASK_WORDS; i++) {
-		if (nbits >= (i + 1) * 64)
-			m->bits[i] = ~0ull;
-		else if (nbits > i * 64)
-			m->bits[i] = (1ull << (nbits - i * 64)) - 1;
-		else
-			m->bits[i] = 0;
-	}
+	hvc_mask_zero(m);
+	if (nbits)
+		set_range(m, 0, (nbits < HVC_MAX_COLORS ? nbits : HVC_MAX_COLORS) - 1);
 }
 
 void hvc_mask_copy(struct hvc_mask *dst, const struct hvc_mask *src)
@@ -157,12 +163,7 @@ void hvc_mask_andnot(struct hvc_mask *dst, const struct hvc_mask *a,
 
 int hvc_mask_empty(const struct hvc_mask *m)
 {
-	hvc_u32 i;
-
-	for (i = 0; i < HVC_MASK_WORDS; i++)
-		if (m->bits[i])
-			return 0;
-	return 1;
+	return hvc_mask_next(m, 0) == HVC_MAX_COLORS;
 }
 
 int hvc_mask_equal(const struct hvc_mask *a, const struct hvc_mask *b)
@@ -264,21 +265,6 @@ static int parse_num(const char *s, hvc_size len, hvc_size *i, hvc_u32 *num,
 	return 0;
 }
 
-static void set_range(struct hvc_mask *m, hvc_u32 a, hvc_u32 b)
-{
-	hvc_u32 w;
-
-	for (w = a / 64; w <= b / 64; w++) {
-		hvc_u64 x = ~0ull;
-
-		if (w == a / 64)
-			x &= ~0ull << (a % 64);
-		if (w == b / 64 && b % 64 != 63)
-			x &= (1ull << (b % 64 + 1)) - 1;
-		m->bits[w] |= x;
-	}
-}
-
 int hvc_mask_parse(struct hvc_mask *m, const char *s, hvc_size len,
 		   hvc_u32 nbits, struct hvc_parse_error *err)
 {
@@ -333,50 +319,57 @@ int hvc_mask_parse(struct hvc_mask *m, const char *s, hvc_size len,
 	return 0;
 }
 
-static int put_char(char *buf, hvc_size size, hvc_size *pos, char c)
+void hvc_sb_str(struct hvc_sbuf *b, const char *s)
 {
-	if (*pos + 1 >= size)
-		return -HVC_ENOSPC;
-	buf[(*pos)++] = c;
-	return 0;
+	hvc_u32 i;
+
+	for (i = 0; s[i] && i < 256; i++) {
+		if (b->pos + 1 >= b->size) {
+			b->full = 1;
+			return;
+		}
+		b->buf[b->pos++] = s[i];
+	}
 }
 
-static int put_num(char *buf, hvc_size size, hvc_size *pos, hvc_u32 v)
+void hvc_sb_num(struct hvc_sbuf *b, hvc_u32 v)
 {
-	char digits[10];
-	int n = 0;
+	char d[11];
+	int n = 10;
 
+	d[10] = '\0';
 	do {
-		digits[n++] = (char)('0' + v % 10);
+		d[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (n > 0)
-		if (put_char(buf, size, pos, digits[--n]))
-			return -HVC_ENOSPC;
-	return 0;
+	hvc_sb_str(b, d + n);
+}
+
+int hvc_sb_end(struct hvc_sbuf *b)
+{
+	if (!b->size)
+		return -HVC_ENOSPC;
+	b->buf[b->pos] = '\0';
+	return b->full ? -HVC_ENOSPC : (int)b->pos;
 }
 
 int hvc_mask_format(const struct hvc_mask *m, char *buf, hvc_size size)
 {
-	hvc_size pos = 0;
+	struct hvc_sbuf b = { .buf = buf, .size = size };
 	hvc_u32 bit, end;
-	int ret = 0;
 
-	if (!size)
-		return -HVC_ENOSPC;
-	for (bit = hvc_mask_next(m, 0); bit < HVC_MAX_COLORS && !ret;
+	for (bit = hvc_mask_next(m, 0); bit < HVC_MAX_COLORS && !b.full;
 	     bit = hvc_mask_next(m, end + 1)) {
 		end = bit;
 		while (hvc_mask_test(m, end + 1))
 			end++;
-		if (pos)
-			ret = put_char(buf, size, &pos, ',');
-		if (!ret)
-			ret = put_num(buf, size, &pos, bit);
-		if (!ret && end > bit)
-			ret = put_char(buf, size, &pos, '-') ?:
-			      put_num(buf, size, &pos, end);
+		if (b.pos)
+			hvc_sb_str(&b, ",");
+		hvc_sb_num(&b, bit);
+		if (end > bit) {
+			hvc_sb_str(&b, "-");
+			hvc_sb_num(&b, end);
+		}
 	}
-	buf[pos] = '\0';
-	return ret ? ret : (int)pos;
+	return hvc_sb_end(&b);
 }
