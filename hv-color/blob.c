@@ -5,13 +5,14 @@
  */
 #include "hvc_internal.h"
 
+/* A printable copy of a name; "" for one without its NUL */
 static void name_copy(char *dst, const char *src)
 {
 	hvc_u32 i;
 
-	for (i = 0; i + 1 < HVC_NAME_LEN && src[i]; i++)
+	for (i = 0; i < HVC_NAME_LEN && src[i]; i++)
 		dst[i] = (src[i] >= ' ' && src[i] <= '~') ? src[i] : '?';
-	dst[i] = '\0';
+	dst[i < HVC_NAME_LEN ? i : 0] = '\0';
 }
 
 static void error_set(struct hvc_error *e, int code, int cell, int region,
@@ -203,28 +204,27 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 	return 0;
 }
 
-static int parse_cell(struct hvc_system *s, const hvc_u8 *q, hvc_u32 i,
+static int parse_cell(struct hvc_system *s, const hvc_u8 *p, hvc_u32 i,
 		      hvc_u32 *next_region, struct hvc_error *err)
 {
-	struct hvc_cell_desc *c = &s->cells[i];
 	hvc_u32 off = HVC_BLOB_HDR_SIZE + i * HVC_BLOB_CELL_SIZE, j, end = 0;
-	int ret = 0;
+	struct hvc_cell_desc *c = &s->cells[i];
+	const hvc_u8 *q = p + off;
+	int junk = 0;
 
 	for (j = 0; j < HVC_NAME_LEN; j++) {
 		c->name[j] = (char)q[HVC_CELL_OFF_NAME + j];
 		if (!end && !q[HVC_CELL_OFF_NAME + j])
 			end = j + 1;
 		else if (end && q[HVC_CELL_OFF_NAME + j])
-			ret = -HVC_EINVAL;
+			junk = 1;
 	}
 	if (!end)
-		return parse_fail(err, -HVC_EINVAL, (int)i, -1, off, "name",
+		return parse_fail(err, -HVC_EINVAL, i, -1, off, "name",
 				  "not NUL-terminated");
-	if (ret) {
-		ret = parse_fail(err, ret, (int)i, -1, off, "name",
-				 "bytes after the terminating NUL");
-		goto named;
-	}
+	if (junk)
+		return parse_fail(err, -HVC_EINVAL, i, -1, off, "name",
+				  "bytes after the terminating NUL");
 	get_mask(&c->cpus, q + HVC_CELL_OFF_CPUS);
 	get_mask(&c->colors, q + HVC_CELL_OFF_COLORS);
 	c->flags = (hvc_u32)hvc_get_le(q + HVC_CELL_OFF_FLAGS, 4);
@@ -233,80 +233,65 @@ static int parse_cell(struct hvc_system *s, const hvc_u8 *q, hvc_u32 i,
 	c->first_region = (hvc_u32)hvc_get_le(q + HVC_CELL_OFF_FIRST_REGION, 4);
 	c->nr_regions = (hvc_u32)hvc_get_le(q + HVC_CELL_OFF_NR_REGIONS, 4);
 	if (c->flags & ~HVC_CELL_FLAGS_ALL)
-		ret = parse_fail(err, -HVC_EINVAL, (int)i, -1, off + HVC_CELL_OFF_FLAGS,
-				 "flags", "unknown flags");
-	else if (hvc_get_le(q + HVC_CELL_OFF_RESERVED, 4))
-		ret = parse_fail(err, -HVC_EINVAL, (int)i, -1, off + HVC_CELL_OFF_RESERVED,
-				 "reserved", "reserved field not zero");
-	else if (c->first_region != *next_region)
-		ret = parse_fail(err, -HVC_EBADMSG, (int)i, -1,
-				 off + HVC_CELL_OFF_FIRST_REGION, "first_region",
-				 "regions overlap another cell's or leave a gap");
-	else if (c->nr_regions > s->nr_regions - *next_region)
-		ret = parse_fail(err, -HVC_EBADMSG, (int)i, -1,
-				 off + HVC_CELL_OFF_NR_REGIONS, "nr_regions",
-				 "runs past the region table");
+		return parse_fail(err, -HVC_EINVAL, i, -1, off + HVC_CELL_OFF_FLAGS,
+				  "flags", "unknown flags");
+	if (hvc_get_le(q + HVC_CELL_OFF_RESERVED, 4))
+		return parse_fail(err, -HVC_EINVAL, i, -1, off + HVC_CELL_OFF_RESERVED,
+				  "reserved", "reserved field not zero");
+	if (c->first_region != *next_region)
+		return parse_fail(err, -HVC_EBADMSG, i, -1,
+				  off + HVC_CELL_OFF_FIRST_REGION, "first_region",
+				  "regions overlap another cell's or leave a gap");
+	if (c->nr_regions > s->nr_regions - *next_region)
+		return parse_fail(err, -HVC_EBADMSG, i, -1,
+				  off + HVC_CELL_OFF_NR_REGIONS, "nr_regions",
+				  "runs past the region table");
 	*next_region += c->nr_regions;
-named:
-	if (ret && err)
-		name_copy(err->cell_name, c->name);
-	return ret;
+	return 0;
+}
+
+/* Region n of cell i, whose region range parse_cell() has checked */
+static int parse_region(struct hvc_system *s, const hvc_u8 *p, hvc_u32 i,
+			hvc_u32 n, struct hvc_error *err)
+{
+	struct hvc_region_desc *r = &s->regions[s->cells[i].first_region + n];
+	hvc_u32 off = HVC_BLOB_HDR_SIZE + s->nr_cells * HVC_BLOB_CELL_SIZE +
+		      (s->cells[i].first_region + n) * HVC_BLOB_REGION_SIZE;
+	const hvc_u8 *q = p + off;
+
+	r->cell_base = hvc_get_le(q + HVC_REGION_OFF_CELL_BASE, 8);
+	r->host_base = hvc_get_le(q + HVC_REGION_OFF_HOST_BASE, 8);
+	r->host_size = hvc_get_le(q + HVC_REGION_OFF_HOST_SIZE, 8);
+	r->cell_size = hvc_get_le(q + HVC_REGION_OFF_CELL_SIZE, 8);
+	r->flags = (hvc_u32)hvc_get_le(q + HVC_REGION_OFF_FLAGS, 4);
+	if (r->flags & ~HVC_REGION_FLAGS_ALL)
+		return parse_fail(err, -HVC_EINVAL, i, n, off + HVC_REGION_OFF_FLAGS,
+				  "region.flags", "unknown flags");
+	if (hvc_get_le(q + HVC_REGION_OFF_RESERVED, 4))
+		return parse_fail(err, -HVC_EINVAL, i, n, off + HVC_REGION_OFF_RESERVED,
+				  "region.reserved", "reserved field not zero");
+	return 0;
 }
 
 int hvc_blob_parse(struct hvc_system *s, const void *buf, hvc_size len,
 		   struct hvc_error *err)
 {
-	const hvc_u8 *p = buf, *q;
-	hvc_u32 i, next = 0, off;
+	hvc_u32 i, j, next = 0;
 	int ret;
 
 	if (!buf)
 		return parse_fail(err, -HVC_EINVAL, -1, -1, 0, "header", "no blob");
-	ret = parse_header(s, p, len, err);
-	if (ret)
-		return ret;
-	for (i = 0; i < s->nr_cells; i++) {
-		ret = parse_cell(s, p + HVC_BLOB_HDR_SIZE + i * HVC_BLOB_CELL_SIZE,
-				 i, &next, err);
-		if (ret)
-			return ret;
+	ret = parse_header(s, buf, len, err);
+	for (i = 0; !ret && i < s->nr_cells; i++) {
+		ret = parse_cell(s, buf, i, &next, err);
+		for (j = 0; !ret && j < s->cells[i].nr_regions; j++)
+			ret = parse_region(s, buf, i, j, err);
 	}
-	if (next != s->nr_regions)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
-				  "header.nr_regions", "regions owned by no cell");
-	off = HVC_BLOB_HDR_SIZE + s->nr_cells * HVC_BLOB_CELL_SIZE;
-	for (i = 0; i < s->nr_regions; i++, off += HVC_BLOB_REGION_SIZE) {
-		struct hvc_region_desc *r = &s->regions[i];
-
-		q = p + off;
-		r->cell_base = hvc_get_le(q + HVC_REGION_OFF_CELL_BASE, 8);
-		r->host_base = hvc_get_le(q + HVC_REGION_OFF_HOST_BASE, 8);
-		r->host_size = hvc_get_le(q + HVC_REGION_OFF_HOST_SIZE, 8);
-		r->cell_size = hvc_get_le(q + HVC_REGION_OFF_CELL_SIZE, 8);
-		r->flags = (hvc_u32)hvc_get_le(q + HVC_REGION_OFF_FLAGS, 4);
-		if (r->flags & ~HVC_REGION_FLAGS_ALL)
-			ret = parse_fail(err, -HVC_EINVAL, -1, (int)i,
-					 off + HVC_REGION_OFF_FLAGS,
-					 "region.flags", "unknown flags");
-		else if (hvc_get_le(q + HVC_REGION_OFF_RESERVED, 4))
-			ret = parse_fail(err, -HVC_EINVAL, -1, (int)i,
-					 off + HVC_REGION_OFF_RESERVED,
-					 "region.reserved", "reserved field not zero");
-		if (ret)
-			break;
-	}
-	if (ret && err) {
-		/* name the owning cell and make the index cell-relative */
-		for (next = 0; next < s->nr_cells; next++) {
-			const struct hvc_cell_desc *c = &s->cells[next];
-
-			if (i - c->first_region < c->nr_regions) {
-				err->cell = (int)next;
-				err->region = (int)(i - c->first_region);
-				name_copy(err->cell_name, c->name);
-			}
-		}
-	}
+	if (!ret && next != s->nr_regions)
+		ret = parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
+				 "header.nr_regions", "regions owned by no cell");
+	if (ret && err && err->cell >= 0)
+		name_copy(err->cell_name, s->cells[err->cell].name);
 	return ret;
 }
 
@@ -316,6 +301,7 @@ struct vctx {
 	struct hvc_error *errs;
 	hvc_u32 max, n;
 	int first;
+	hvc_u8 owner[HVC_MAX_REGIONS];	/* cell of each region */
 };
 
 static void report(struct vctx *v, int code, int cell, int region, int other,
@@ -479,44 +465,31 @@ static void check_region(struct vctx *v, hvc_u32 i, hvc_u32 n)
 static void check_overlaps(struct vctx *v)
 {
 	const struct hvc_system *s = v->s;
-	hvc_u32 i, j, x, y;
+	hvc_u32 x, y, i, j, n;
 
-	for (i = 0; i < s->nr_cells; i++) {
-		const struct hvc_cell_desc *a = &s->cells[i];
+	for (x = 0; x < s->nr_regions; x++) {
+		const struct hvc_region_desc *a = &s->regions[x];
 
-		for (x = 0; x < a->nr_regions; x++) {
-			const struct hvc_region_desc *ra = &s->regions[a->first_region + x];
+		for (y = x + 1; y < s->nr_regions; y++) {
+			const struct hvc_region_desc *b = &s->regions[y];
 
-			for (y = x + 1; y < a->nr_regions; y++) {
-				const struct hvc_region_desc *rb =
-					&s->regions[a->first_region + y];
-
-				if (ranges_overlap(ra->cell_base, ra->cell_size,
-						   rb->cell_base, rb->cell_size))
-					report(v, -HVC_EINVAL, i, y, -1, "cell_base",
-					       "overlaps another region of the cell");
-				if (ranges_overlap(ra->host_base, ra->host_size,
-						   rb->host_base, rb->host_size))
-					report(v, -HVC_EINVAL, i, y, -1, "host_base",
-					       "host memory overlaps another region of the cell");
-			}
-			for (j = i + 1; j < s->nr_cells; j++) {
-				const struct hvc_cell_desc *b = &s->cells[j];
-
-				for (y = 0; y < b->nr_regions; y++) {
-					const struct hvc_region_desc *rb =
-						&s->regions[b->first_region + y];
-
-					if (!ranges_overlap(ra->host_base, ra->host_size,
-							    rb->host_base, rb->host_size))
-						continue;
-					if (ra->flags & rb->flags & HVC_REGION_COLORED &&
-					    !hvc_mask_intersects(&a->colors, &b->colors))
-						continue;
-					report(v, -HVC_EINVAL, j, y, i, "host_base",
-					       "host memory shared with another cell");
-				}
-			}
+			i = v->owner[x];
+			j = v->owner[y];
+			n = y - s->cells[j].first_region;
+			if (i == j && ranges_overlap(a->cell_base, a->cell_size,
+						     b->cell_base, b->cell_size))
+				report(v, -HVC_EINVAL, i, n, -1, "cell_base",
+				       "overlaps another region of the cell");
+			if (!ranges_overlap(a->host_base, a->host_size,
+					    b->host_base, b->host_size))
+				continue;
+			if (i == j)
+				report(v, -HVC_EINVAL, i, n, -1, "host_base",
+				       "host memory overlaps another region of the cell");
+			else if (!(a->flags & b->flags & HVC_REGION_COLORED) ||
+				 hvc_mask_intersects(&s->cells[i].colors, &s->cells[j].colors))
+				report(v, -HVC_EINVAL, j, n, i, "host_base",
+				       "host memory shared with another cell");
 		}
 	}
 }
@@ -562,8 +535,10 @@ int hvc_system_validate(const struct hvc_system *s, struct hvc_error *errs,
 			report(&v, -HVC_EINVAL, i, -1, -1, "flags",
 			       "more than one root cell");
 		check_cell(&v, i);
-		for (j = 0; j < s->cells[i].nr_regions; j++)
+		for (j = 0; j < s->cells[i].nr_regions; j++) {
+			v.owner[s->cells[i].first_region + j] = (hvc_u8)i;
 			check_region(&v, i, j);
+		}
 	}
 	if (!roots)
 		report(&v, -HVC_EINVAL, -1, -1, -1, "flags", "no root cell");
