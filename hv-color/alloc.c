@@ -37,26 +37,9 @@ static void list_del(struct hvc_list *n)
 	n->prev = HVC_NULL;
 }
 
-/* Link b between prev and next (either may be HVC_NO_BUCKET). */
-static void bucket_link(struct hvc_allocator *a, hvc_u16 b, hvc_u16 prev,
-			hvc_u16 next)
+/* Makes prev and next neighbours; HVC_NO_BUCKET is the list's end. */
+static void bucket_join(struct hvc_allocator *a, hvc_u16 prev, hvc_u16 next)
 {
-	a->buckets[b].prev = prev;
-	a->buckets[b].next = next;
-	if (prev == HVC_NO_BUCKET)
-		a->head = b;
-	else
-		a->buckets[prev].next = b;
-	if (next == HVC_NO_BUCKET)
-		a->tail = b;
-	else
-		a->buckets[next].prev = b;
-}
-
-static void bucket_unlink(struct hvc_allocator *a, hvc_u16 b)
-{
-	hvc_u16 prev = a->buckets[b].prev, next = a->buckets[b].next;
-
 	if (prev == HVC_NO_BUCKET)
 		a->head = next;
 	else
@@ -65,8 +48,6 @@ static void bucket_unlink(struct hvc_allocator *a, hvc_u16 b)
 		a->tail = prev;
 	else
 		a->buckets[next].prev = prev;
-	a->buckets[b].next = a->spare;
-	a->spare = b;
 }
 
 static void bucket_add_color(struct hvc_allocator *a, hvc_u16 b, hvc_u32 c)
@@ -88,8 +69,11 @@ static void bucket_del_color(struct hvc_allocator *a, hvc_u32 c)
 	bk->bits[c / 64] &= ~hvc_bit_word(c);
 	if (!bk->bits[c / 64])
 		bk->summary &= (hvc_u16)~(1u << (c / 64));
-	if (!--bk->members)
-		bucket_unlink(a, b);
+	if (!--bk->members) {
+		bucket_join(a, bk->prev, bk->next);
+		bk->next = a->spare;
+		a->spare = b;
+	}
 	a->bucket_of[c] = HVC_NO_BUCKET;
 }
 
@@ -119,10 +103,8 @@ static void color_moved(struct hvc_allocator *a, hvc_u32 c, int up)
 		nb = a->spare;
 		a->spare = a->buckets[nb].next;
 		a->buckets[nb].count = n;
-		if (up)
-			bucket_link(a, nb, to, b);
-		else
-			bucket_link(a, nb, b, to);
+		bucket_join(a, up ? to : b, nb);
+		bucket_join(a, nb, up ? b : to);
 		to = nb;
 	}
 	if (b != HVC_NO_BUCKET)
