@@ -340,13 +340,9 @@ static int names_equal(const char *a, const char *b)
 {
 	hvc_u32 i;
 
-	for (i = 0; i < HVC_NAME_LEN; i++) {
-		if (a[i] != b[i])
-			return 0;
-		if (!a[i])
-			return 1;
-	}
-	return 1;
+	for (i = 0; i < HVC_NAME_LEN && a[i] && a[i] == b[i]; i++)
+		;
+	return i == HVC_NAME_LEN || a[i] == b[i];
 }
 
 /* Wrap-safe: the ranges may come from a hostile blob. */

@@ -8,20 +8,16 @@ int hvc_geometry_from_way_size(struct hvc_geometry *g, hvc_u64 way_size,
 			       hvc_u32 line_size, hvc_u32 nr_ways,
 			       hvc_u32 page_shift, hvc_u32 pages_per_color)
 {
-	hvc_u32 gran_shift, chunk_shift;
+	hvc_u32 gran_shift;
 	hvc_u64 colors;
 
-	if (page_shift < HVC_MIN_PAGE_SHIFT || page_shift > HVC_MAX_PAGE_SHIFT)
-		return -HVC_EINVAL;
-	if (!hvc_is_pow2(pages_per_color) ||
+	if (page_shift < HVC_MIN_PAGE_SHIFT || page_shift > HVC_MAX_PAGE_SHIFT ||
+	    !hvc_is_pow2(pages_per_color) || !hvc_is_pow2(way_size) ||
 	    pages_per_color > (1u << HVC_MAX_GRAN_SHIFT))
 		return -HVC_EINVAL;
 	gran_shift = hvc_ilog2(pages_per_color);
-	chunk_shift = page_shift + gran_shift;
-	if (!hvc_is_pow2(way_size))
-		return -HVC_EINVAL;
 	/* also rejects a way smaller than one color chunk */
-	colors = way_size >> chunk_shift;
+	colors = way_size >> (page_shift + gran_shift);
 	if (colors < 2)
 		return -HVC_EINVAL;
 	if (colors > HVC_MAX_COLORS)
@@ -40,7 +36,7 @@ int hvc_geometry_from_way_size(struct hvc_geometry *g, hvc_u64 way_size,
 	g->gran_shift = gran_shift;
 	g->nr_colors = (hvc_u32)colors;
 	g->color_shift = hvc_ilog2(colors);
-	g->chunk_shift = chunk_shift;
+	g->chunk_shift = page_shift + gran_shift;
 	return 0;
 }
 
@@ -78,19 +74,11 @@ void hvc_mask_zero(struct hvc_mask *m)
 		m->bits[i] = 0;
 }
 
+/* Bits a..b, b < HVC_MAX_COLORS */
 static void set_range(struct hvc_mask *m, hvc_u32 a, hvc_u32 b)
 {
-	hvc_u32 w;
-
-	for (w = a / 64; w <= b / 64; w++) {
-		hvc_u64 x = ~0ull;
-
-		if (w == a / 64)
-			x &= ~0ull << (a % 64);
-		if (w == b / 64 && b % 64 != 63)
-			x &= (1ull << (b % 64 + 1)) - 1;
-		m->bits[w] |= x;
-	}
+	for (; a <= b; a++)
+		m->bits[a / 64] |= hvc_bit_word(a);
 }
 
 void hvc_mask_fill(struct hvc_mask *m, hvc_u32 nbits)
@@ -198,7 +186,7 @@ int hvc_mask_subset(const struct hvc_mask *a, const struct hvc_mask *b)
 
 int hvc_mask_fits(const struct hvc_mask *m, hvc_u32 nbits)
 {
-	return nbits >= HVC_MAX_COLORS || hvc_mask_next(m, nbits) >= HVC_MAX_COLORS;
+	return hvc_mask_next(m, nbits) == HVC_MAX_COLORS;
 }
 
 hvc_u32 hvc_mask_next(const struct hvc_mask *m, hvc_u32 from)
@@ -206,17 +194,12 @@ hvc_u32 hvc_mask_next(const struct hvc_mask *m, hvc_u32 from)
 	hvc_u32 w;
 	hvc_u64 x;
 
-	if (from >= HVC_MAX_COLORS)
-		return HVC_MAX_COLORS;
-	w = from / 64;
-	x = m->bits[w] & (~0ull << (from % 64));
-	for (;;) {
+	for (w = from / 64; w < HVC_MASK_WORDS; w++) {
+		x = m->bits[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
 		if (x)
 			return w * 64 + hvc_ctz64(x);
-		if (++w == HVC_MASK_WORDS)
-			return HVC_MAX_COLORS;
-		x = m->bits[w];
 	}
+	return HVC_MAX_COLORS;
 }
 
 static int parse_fail(struct hvc_parse_error *err, int code, hvc_size pos,
