@@ -15,18 +15,22 @@ static void name_copy(char *dst, const char *src)
 	dst[i < HVC_NAME_LEN ? i : 0] = '\0';
 }
 
-static void error_set(struct hvc_error *e, int code, int cell, int region,
-		      const char *field, const char *msg)
+/* Fills e, if any, without names or other cell; returns code */
+static int error_fill(struct hvc_error *e, int code, int cell, int region,
+		      hvc_u32 offset, const char *field, const char *msg)
 {
-	e->code = code;
-	e->cell = cell;
-	e->region = region;
-	e->other_cell = -1;
-	e->offset = 0;
-	e->field = field;
-	e->msg = msg;
-	e->cell_name[0] = '\0';
-	e->other_name[0] = '\0';
+	if (e) {
+		e->code = code;
+		e->cell = cell;
+		e->region = region;
+		e->other_cell = -1;
+		e->offset = offset;
+		e->field = field;
+		e->msg = msg;
+		e->cell_name[0] = '\0';
+		e->other_name[0] = '\0';
+	}
+	return code;
 }
 
 hvc_s64 hvc_blob_size(const struct hvc_system *s)
@@ -113,16 +117,6 @@ int hvc_blob_write(const struct hvc_system *s, void *buf, hvc_size size,
 	return 0;
 }
 
-static int parse_fail(struct hvc_error *err, int code, int cell, int region,
-		      hvc_u32 offset, const char *field, const char *msg)
-{
-	if (err) {
-		error_set(err, code, cell, region, field, msg);
-		err->offset = offset;
-	}
-	return code;
-}
-
 /* Header checks, in the order a reader can make them safely. */
 static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 			struct hvc_error *err)
@@ -132,32 +126,32 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 	int ret;
 
 	if (len < 8)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, 0, "header",
+		return error_fill(err, -HVC_EBADMSG, -1, -1, 0, "header",
 				  "truncated: shorter than the header");
 	if (hvc_get_le(p + HVC_BLOB_OFF_MAGIC, 4) != HVC_BLOB_MAGIC)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_MAGIC,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_MAGIC,
 				  "header.magic", "not a cell-colors blob");
 	if (hvc_get_le(p + HVC_BLOB_OFF_VERSION, 2) != HVC_BLOB_VERSION)
-		return parse_fail(err, -HVC_EPROTO, -1, -1, HVC_BLOB_OFF_VERSION,
+		return error_fill(err, -HVC_EPROTO, -1, -1, HVC_BLOB_OFF_VERSION,
 				  "header.version", "unknown version");
 	if (hvc_get_le(p + HVC_BLOB_OFF_HDR_SIZE, 2) != HVC_BLOB_HDR_SIZE)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_HDR_SIZE,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_HDR_SIZE,
 				  "header.header_size", "wrong header size for version 1");
 	if (len < HVC_BLOB_HDR_SIZE)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, 0, "header",
+		return error_fill(err, -HVC_EBADMSG, -1, -1, 0, "header",
 				  "truncated: shorter than the header");
 	want = hvc_get_le(p + HVC_BLOB_OFF_TOTAL_SIZE, 4);
 	if (want > len)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
 				  "header.total_size", "truncated: shorter than total_size");
 	if (want < len)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
 				  "header.total_size", "trailing bytes after total_size");
 	if (hvc_get_le(p + HVC_BLOB_OFF_FLAGS, 4))
-		return parse_fail(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_FLAGS,
+		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_FLAGS,
 				  "header.flags", "unknown flags");
 	if (hvc_get_le(p + HVC_BLOB_OFF_RESERVED, 4))
-		return parse_fail(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_RESERVED,
+		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_RESERVED,
 				  "header.reserved", "reserved field not zero");
 	ret = hvc_geometry_from_way_size(&s->geo,
 					 hvc_get_le(p + HVC_BLOB_OFF_WAY_SIZE, 8),
@@ -166,39 +160,39 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 					 (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_PAGE_SHIFT, 4),
 					 (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_PAGES_PER_COLOR, 4));
 	if (ret)
-		return parse_fail(err, ret, -1, -1, HVC_BLOB_OFF_WAY_SIZE,
+		return error_fill(err, ret, -1, -1, HVC_BLOB_OFF_WAY_SIZE,
 				  "header.geometry", "invalid LLC geometry");
 	if (hvc_get_le(p + HVC_BLOB_OFF_NR_COLORS, 4) != s->geo.nr_colors)
-		return parse_fail(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_NR_COLORS,
+		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_NR_COLORS,
 				  "header.nr_colors", "does not match the geometry");
 	v = (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_NR_CELLS, 4);
 	if (!v)
-		return parse_fail(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_NR_CELLS,
+		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_NR_CELLS,
 				  "header.nr_cells", "no cells");
 	if (v > HVC_MAX_CELLS)
-		return parse_fail(err, -HVC_E2BIG, -1, -1, HVC_BLOB_OFF_NR_CELLS,
+		return error_fill(err, -HVC_E2BIG, -1, -1, HVC_BLOB_OFF_NR_CELLS,
 				  "header.nr_cells", "more cells than HVC_MAX_CELLS");
 	s->nr_cells = v;
 	v = (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_NR_REGIONS, 4);
 	if (v > HVC_MAX_REGIONS)
-		return parse_fail(err, -HVC_E2BIG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
+		return error_fill(err, -HVC_E2BIG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
 				  "header.nr_regions", "more regions than HVC_MAX_REGIONS");
 	s->nr_regions = v;
 	if (hvc_get_le(p + HVC_BLOB_OFF_CELL_SIZE, 4) != HVC_BLOB_CELL_SIZE)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_CELL_SIZE,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_CELL_SIZE,
 				  "header.cell_size", "wrong cell record size");
 	if (hvc_get_le(p + HVC_BLOB_OFF_REGION_SIZE, 4) != HVC_BLOB_REGION_SIZE)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_REGION_SIZE,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_REGION_SIZE,
 				  "header.region_size", "wrong region record size");
 	if (hvc_get_le(p + HVC_BLOB_OFF_CELLS_OFFSET, 4) != HVC_BLOB_HDR_SIZE)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_CELLS_OFFSET,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_CELLS_OFFSET,
 				  "header.cells_offset", "cells must follow the header");
 	want = HVC_BLOB_HDR_SIZE + s->nr_cells * HVC_BLOB_CELL_SIZE;
 	if (hvc_get_le(p + HVC_BLOB_OFF_REGIONS_OFFSET, 4) != want)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_REGIONS_OFFSET,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_REGIONS_OFFSET,
 				  "header.regions_offset", "regions must follow the cells");
 	if (len != want + s->nr_regions * HVC_BLOB_REGION_SIZE)
-		return parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
+		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
 				  "header.total_size", "does not match the cell and region counts");
 	get_mask(&s->hv_colors, p + HVC_BLOB_OFF_HV_COLORS);
 	return 0;
@@ -220,10 +214,10 @@ static int parse_cell(struct hvc_system *s, const hvc_u8 *p, hvc_u32 i,
 			junk = 1;
 	}
 	if (!end)
-		return parse_fail(err, -HVC_EINVAL, i, -1, off, "name",
+		return error_fill(err, -HVC_EINVAL, i, -1, off, "name",
 				  "not NUL-terminated");
 	if (junk)
-		return parse_fail(err, -HVC_EINVAL, i, -1, off, "name",
+		return error_fill(err, -HVC_EINVAL, i, -1, off, "name",
 				  "bytes after the terminating NUL");
 	get_mask(&c->cpus, q + HVC_CELL_OFF_CPUS);
 	get_mask(&c->colors, q + HVC_CELL_OFF_COLORS);
@@ -233,17 +227,17 @@ static int parse_cell(struct hvc_system *s, const hvc_u8 *p, hvc_u32 i,
 	c->first_region = (hvc_u32)hvc_get_le(q + HVC_CELL_OFF_FIRST_REGION, 4);
 	c->nr_regions = (hvc_u32)hvc_get_le(q + HVC_CELL_OFF_NR_REGIONS, 4);
 	if (c->flags & ~HVC_CELL_FLAGS_ALL)
-		return parse_fail(err, -HVC_EINVAL, i, -1, off + HVC_CELL_OFF_FLAGS,
+		return error_fill(err, -HVC_EINVAL, i, -1, off + HVC_CELL_OFF_FLAGS,
 				  "flags", "unknown flags");
 	if (hvc_get_le(q + HVC_CELL_OFF_RESERVED, 4))
-		return parse_fail(err, -HVC_EINVAL, i, -1, off + HVC_CELL_OFF_RESERVED,
+		return error_fill(err, -HVC_EINVAL, i, -1, off + HVC_CELL_OFF_RESERVED,
 				  "reserved", "reserved field not zero");
 	if (c->first_region != *next_region)
-		return parse_fail(err, -HVC_EBADMSG, i, -1,
+		return error_fill(err, -HVC_EBADMSG, i, -1,
 				  off + HVC_CELL_OFF_FIRST_REGION, "first_region",
 				  "regions overlap another cell's or leave a gap");
 	if (c->nr_regions > s->nr_regions - *next_region)
-		return parse_fail(err, -HVC_EBADMSG, i, -1,
+		return error_fill(err, -HVC_EBADMSG, i, -1,
 				  off + HVC_CELL_OFF_NR_REGIONS, "nr_regions",
 				  "runs past the region table");
 	*next_region += c->nr_regions;
@@ -265,10 +259,10 @@ static int parse_region(struct hvc_system *s, const hvc_u8 *p, hvc_u32 i,
 	r->cell_size = hvc_get_le(q + HVC_REGION_OFF_CELL_SIZE, 8);
 	r->flags = (hvc_u32)hvc_get_le(q + HVC_REGION_OFF_FLAGS, 4);
 	if (r->flags & ~HVC_REGION_FLAGS_ALL)
-		return parse_fail(err, -HVC_EINVAL, i, n, off + HVC_REGION_OFF_FLAGS,
+		return error_fill(err, -HVC_EINVAL, i, n, off + HVC_REGION_OFF_FLAGS,
 				  "region.flags", "unknown flags");
 	if (hvc_get_le(q + HVC_REGION_OFF_RESERVED, 4))
-		return parse_fail(err, -HVC_EINVAL, i, n, off + HVC_REGION_OFF_RESERVED,
+		return error_fill(err, -HVC_EINVAL, i, n, off + HVC_REGION_OFF_RESERVED,
 				  "region.reserved", "reserved field not zero");
 	return 0;
 }
@@ -280,7 +274,7 @@ int hvc_blob_parse(struct hvc_system *s, const void *buf, hvc_size len,
 	int ret;
 
 	if (!buf)
-		return parse_fail(err, -HVC_EINVAL, -1, -1, 0, "header", "no blob");
+		return error_fill(err, -HVC_EINVAL, -1, -1, 0, "header", "no blob");
 	ret = parse_header(s, buf, len, err);
 	for (i = 0; !ret && i < s->nr_cells; i++) {
 		ret = parse_cell(s, buf, i, &next, err);
@@ -288,7 +282,7 @@ int hvc_blob_parse(struct hvc_system *s, const void *buf, hvc_size len,
 			ret = parse_region(s, buf, i, j, err);
 	}
 	if (!ret && next != s->nr_regions)
-		ret = parse_fail(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
+		ret = error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
 				 "header.nr_regions", "regions owned by no cell");
 	if (ret && err && err->cell >= 0)
 		name_copy(err->cell_name, s->cells[err->cell].name);
@@ -314,7 +308,7 @@ static void report(struct vctx *v, int code, int cell, int region, int other,
 	if (v->n++ >= v->max)
 		return;
 	e = &v->errs[v->n - 1];
-	error_set(e, code, cell, region, field, msg);
+	error_fill(e, code, cell, region, 0, field, msg);
 	e->other_cell = other;
 	if (cell >= 0)
 		name_copy(e->cell_name, v->s->cells[cell].name);
@@ -413,14 +407,14 @@ static void check_region(struct vctx *v, hvc_u32 i, hvc_u32 n)
 	const struct hvc_cell_desc *c = &s->cells[i];
 	const struct hvc_region_desc *r = &s->regions[c->first_region + n];
 	hvc_u64 page_mask = (1ull << s->geo.page_shift) - 1, span;
-	int full = hvc_mask_weight(&c->colors) == s->geo.nr_colors;
-	int ret;
+	int bad_size = !r->cell_size || r->cell_size & page_mask, ret;
+	hvc_u32 k = hvc_mask_weight(&c->colors);
 
 	if (r->flags & ~HVC_REGION_FLAGS_ALL) {
 		report(v, -HVC_EINVAL, i, n, -1, "flags", "unknown region flags");
 		return;
 	}
-	if (!r->cell_size || r->cell_size & page_mask)
+	if (bad_size)
 		report(v, -HVC_EINVAL, i, n, -1, "cell_size",
 		       "zero or not a multiple of the page size");
 	if ((r->cell_base | r->host_base) & page_mask)
@@ -441,12 +435,11 @@ static void check_region(struct vctx *v, hvc_u32 i, hvc_u32 n)
 			       "uncolored region: must equal cell_size");
 		return;
 	}
-	if (!full && r->host_base & (s->geo.way_size - 1))
+	if (k < s->geo.nr_colors && r->host_base & (s->geo.way_size - 1))
 		report(v, -HVC_EINVAL, i, n, -1, "host_base",
 		       "colored region not aligned to the way size");
 	/* a bad size or mask is reported already */
-	if (!r->cell_size || r->cell_size & page_mask ||
-	    hvc_mask_empty(&c->colors) || !hvc_mask_fits(&c->colors, s->geo.nr_colors))
+	if (bad_size || !k || !hvc_mask_fits(&c->colors, s->geo.nr_colors))
 		return;
 	ret = hvc_span_for_size(&s->geo, &c->colors, r->cell_size, &span);
 	if (ret)

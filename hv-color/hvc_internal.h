@@ -7,8 +7,6 @@
 
 #include <colorguard/hv_color.h>
 
-#define HVC_U32_MAX	0xffffffffu
-
 /* Own popcount: the builtin may call into libgcc, which we do not link. */
 static inline hvc_u32 hvc_popcount64(hvc_u64 x)
 {

@@ -239,7 +239,7 @@ static int parse_num(const char *s, hvc_size len, hvc_size *i, hvc_u32 *num,
 	}
 	while (*i < len && is_digit(s[*i])) {
 		v = v * 10 + (hvc_u64)(s[*i] - '0');
-		if (v > HVC_U32_MAX)
+		if (v > 0xffffffffu)
 			return parse_fail(err, -HVC_EOVERFLOW, start,
 					  "number too large");
 		(*i)++;
