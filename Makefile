@@ -10,6 +10,7 @@
 #   make check                 host tests, then VM suites on x86_64 and arm64
 #                              on Debian's kernels, x86_64 on the debug kernel
 #   make check-full            the same plus arm64 on the debug kernel
+#   make check-build-newer     modules against bookworm-backports' newer kernel
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  checkpatch --strict, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
@@ -117,6 +118,16 @@ check-host: host
 		scripts/tap-run --name host-$$(basename $$t) --out $(RESULTS) -- $$t || rc=1; \
 	done; exit $$rc
 
+# Build test against a newer kernel: every module against the headers of
+# bookworm-backports' kernel (scripts/install-deps newer), x86_64 and arm64,
+# W=1 C=1, in build/newer-<arch>/; a warning fails like an error.
+.PHONY: check-build-newer
+check-build-newer:
+	@scripts/install-deps newer
+	@mkdir -p $(RESULTS)
+	@MAKE="$(MAKE)" scripts/tap-run --name build-newer --out $(RESULTS) -- \
+		scripts/build-newer x86_64 arm64
+
 # One boot runs every VM suite of this architecture. mm-color goes first:
 # its root_colors test measures where a fresh allocation's pages come from,
 # which depends on the free lists' history (see mmc_drain() in mm-color/core.c).
@@ -148,6 +159,8 @@ check:
 		scripts/install-deps all
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
+	-@scripts/tap-run --step check-build-newer --prefix build-newer --out $(RESULTS) -- \
+		$(MAKE) --no-print-directory check-build-newer
 	-@for t in $(CHECK_VM); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} = debug ] && echo -debug); \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
