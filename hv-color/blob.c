@@ -125,7 +125,7 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 	hvc_u32 v;
 	int ret;
 
-	if (len < 8)
+	if (len < HVC_BLOB_HDR_SIZE)
 		return error_fill(err, -HVC_EBADMSG, -1, -1, 0, "header",
 				  "truncated: shorter than the header");
 	if (hvc_get_le(p + HVC_BLOB_OFF_MAGIC, 4) != HVC_BLOB_MAGIC)
@@ -137,9 +137,6 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 	if (hvc_get_le(p + HVC_BLOB_OFF_HDR_SIZE, 2) != HVC_BLOB_HDR_SIZE)
 		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_HDR_SIZE,
 				  "header.header_size", "wrong header size for version 1");
-	if (len < HVC_BLOB_HDR_SIZE)
-		return error_fill(err, -HVC_EBADMSG, -1, -1, 0, "header",
-				  "truncated: shorter than the header");
 	want = hvc_get_le(p + HVC_BLOB_OFF_TOTAL_SIZE, 4);
 	if (want > len)
 		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
@@ -543,8 +540,7 @@ out:
 
 static void sb_cell(struct hvc_sbuf *b, int cell, const char *name)
 {
-	hvc_sb_str(b, "cell ");
-	hvc_sb_num(b, (hvc_u32)cell);
+	hvc_sb_num(b, "cell ", (hvc_u32)cell);
 	if (name[0]) {
 		hvc_sb_str(b, " '");
 		hvc_sb_str(b, name);
@@ -561,8 +557,7 @@ int hvc_error_format(const struct hvc_error *e, char *buf, hvc_size size)
 		hvc_sb_str(&b, " ");
 	}
 	if (e->region >= 0) {
-		hvc_sb_str(&b, "region ");
-		hvc_sb_num(&b, (hvc_u32)e->region);
+		hvc_sb_num(&b, "region ", (hvc_u32)e->region);
 		hvc_sb_str(&b, " ");
 	}
 	hvc_sb_str(&b, e->field ? e->field : "?");
@@ -573,9 +568,7 @@ int hvc_error_format(const struct hvc_error *e, char *buf, hvc_size size)
 		sb_cell(&b, e->other_cell, e->other_name);
 		hvc_sb_str(&b, ")");
 	}
-	if (e->offset) {
-		hvc_sb_str(&b, " at byte ");
-		hvc_sb_num(&b, e->offset);
-	}
+	if (e->offset)
+		hvc_sb_num(&b, " at byte ", e->offset);
 	return hvc_sb_end(&b);
 }

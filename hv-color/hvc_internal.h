@@ -45,7 +45,8 @@ struct hvc_sbuf {
 };
 
 void hvc_sb_str(struct hvc_sbuf *b, const char *s);
-void hvc_sb_num(struct hvc_sbuf *b, hvc_u32 v);
+/* prefix, then v in decimal */
+void hvc_sb_num(struct hvc_sbuf *b, const char *prefix, hvc_u32 v);
 /* NUL-terminates; the length, or -HVC_ENOSPC if anything was cut */
 int hvc_sb_end(struct hvc_sbuf *b);
 

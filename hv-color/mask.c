@@ -140,15 +140,6 @@ void hvc_mask_or(struct hvc_mask *dst, const struct hvc_mask *a,
 		dst->bits[i] = a->bits[i] | b->bits[i];
 }
 
-void hvc_mask_andnot(struct hvc_mask *dst, const struct hvc_mask *a,
-		     const struct hvc_mask *b)
-{
-	hvc_u32 i;
-
-	for (i = 0; i < HVC_MASK_WORDS; i++)
-		dst->bits[i] = a->bits[i] & ~b->bits[i];
-}
-
 int hvc_mask_empty(const struct hvc_mask *m)
 {
 	return hvc_mask_next(m, 0) == HVC_MAX_COLORS;
@@ -172,16 +163,6 @@ int hvc_mask_intersects(const struct hvc_mask *a, const struct hvc_mask *b)
 		if (a->bits[i] & b->bits[i])
 			return 1;
 	return 0;
-}
-
-int hvc_mask_subset(const struct hvc_mask *a, const struct hvc_mask *b)
-{
-	hvc_u32 i;
-
-	for (i = 0; i < HVC_MASK_WORDS; i++)
-		if (a->bits[i] & ~b->bits[i])
-			return 0;
-	return 1;
 }
 
 int hvc_mask_fits(const struct hvc_mask *m, hvc_u32 nbits)
@@ -230,13 +211,11 @@ static int parse_num(const char *s, hvc_size len, hvc_size *i, hvc_u32 *num,
 	hvc_size start = *i;
 	hvc_u64 v = 0;
 
-	if (start >= len || !is_digit(s[start])) {
-		if (start < len && s[start] == 'N')
-			return parse_fail(err, -HVC_EINVAL, start,
-					  "'N' (last bit) is not supported");
+	if (start >= len || !is_digit(s[start]))
 		return parse_fail(err, -HVC_EINVAL, start,
+				  start < len && s[start] == 'N' ?
+				  "'N' (last bit) is not supported" :
 				  "expected a decimal number");
-	}
 	while (*i < len && is_digit(s[*i])) {
 		v = v * 10 + (hvc_u64)(s[*i] - '0');
 		if (v > 0xffffffffu)
@@ -276,16 +255,14 @@ int hvc_mask_parse(struct hvc_mask *m, const char *s, hvc_size len,
 		}
 		at = i;
 		ret = parse_num(s, len, &i, &a, err);
-		if (ret)
-			return ret;
 		b = a;
 		end_at = at;
-		if (i < len && s[i] == '-') {
+		if (!ret && i < len && s[i] == '-') {
 			end_at = ++i;
 			ret = parse_num(s, len, &i, &b, err);
-			if (ret)
-				return ret;
 		}
+		if (ret)
+			return ret;
 		if (i < len && !is_space(s[i]) && s[i] != ',')
 			return parse_fail(err, -HVC_EINVAL, i, s[i] == ':' ?
 					  "group syntax (a-b:n/m) is not supported" :
@@ -315,7 +292,7 @@ void hvc_sb_str(struct hvc_sbuf *b, const char *s)
 	}
 }
 
-void hvc_sb_num(struct hvc_sbuf *b, hvc_u32 v)
+void hvc_sb_num(struct hvc_sbuf *b, const char *prefix, hvc_u32 v)
 {
 	char d[11];
 	int n = 10;
@@ -325,6 +302,7 @@ void hvc_sb_num(struct hvc_sbuf *b, hvc_u32 v)
 		d[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
+	hvc_sb_str(b, prefix);
 	hvc_sb_str(b, d + n);
 }
 
@@ -346,13 +324,9 @@ int hvc_mask_format(const struct hvc_mask *m, char *buf, hvc_size size)
 		end = bit;
 		while (hvc_mask_test(m, end + 1))
 			end++;
-		if (b.pos)
-			hvc_sb_str(&b, ",");
-		hvc_sb_num(&b, bit);
-		if (end > bit) {
-			hvc_sb_str(&b, "-");
-			hvc_sb_num(&b, end);
-		}
+		hvc_sb_num(&b, b.pos ? "," : "", bit);
+		if (end > bit)
+			hvc_sb_num(&b, "-", end);
 	}
 	return hvc_sb_end(&b);
 }

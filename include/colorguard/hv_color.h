@@ -145,12 +145,9 @@ void hvc_mask_and(struct hvc_mask *dst, const struct hvc_mask *a,
 		  const struct hvc_mask *b);
 void hvc_mask_or(struct hvc_mask *dst, const struct hvc_mask *a,
 		 const struct hvc_mask *b);
-void hvc_mask_andnot(struct hvc_mask *dst, const struct hvc_mask *a,
-		     const struct hvc_mask *b);
 int hvc_mask_empty(const struct hvc_mask *m);
 int hvc_mask_equal(const struct hvc_mask *a, const struct hvc_mask *b);
 int hvc_mask_intersects(const struct hvc_mask *a, const struct hvc_mask *b);
-int hvc_mask_subset(const struct hvc_mask *a, const struct hvc_mask *b);
 /* no bit at or above nbits */
 int hvc_mask_fits(const struct hvc_mask *m, hvc_u32 nbits);
 /* first set bit >= from, or HVC_MAX_COLORS when there is none */

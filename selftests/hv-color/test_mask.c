@@ -129,13 +129,10 @@ TEST(mask_ops)
 	hvc_mask_fill(&b, 64);
 	hvc_mask_and(&c, &a, &b);
 	EXPECT_EQ(2, hvc_mask_weight(&c));
-	EXPECT_TRUE(hvc_mask_subset(&c, &a));
-	EXPECT_TRUE(hvc_mask_subset(&c, &b));
-	EXPECT_FALSE(hvc_mask_subset(&a, &b));
+	EXPECT_TRUE(hvc_mask_test(&c, 0));
+	EXPECT_TRUE(hvc_mask_test(&c, 63));
 	hvc_mask_or(&c, &a, &b);
 	EXPECT_EQ(65, hvc_mask_weight(&c));
-	hvc_mask_andnot(&c, &a, &b);
-	EXPECT_EQ(1, hvc_mask_weight(&c));
 	EXPECT_TRUE(hvc_mask_test(&c, 64));
 	EXPECT_TRUE(hvc_mask_intersects(&a, &b));
 	hvc_mask_zero(&b);
