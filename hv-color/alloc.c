@@ -222,16 +222,13 @@ int hvc_alloc_remove(struct hvc_allocator *a, struct hvc_frame *f)
 struct hvc_frame *hvc_alloc_frame(struct hvc_allocator *a,
 				  const struct hvc_mask *allowed)
 {
-	hvc_u32 words = (a->nr_colors + 63) / 64, w, c;
-	hvc_u16 want = 0, b, s;
+	hvc_u16 b, s;
 	struct hvc_frame *f;
+	hvc_u32 w, c;
 	hvc_u64 x;
 
-	for (w = 0; w < words; w++)
-		if (allowed->bits[w])
-			want |= (hvc_u16)(1u << w);
 	for (b = a->head; b != HVC_NO_BUCKET; b = a->buckets[b].next) {
-		for (s = a->buckets[b].summary & want; s; s &= s - 1) {
+		for (s = a->buckets[b].summary; s; s &= s - 1) {
 			w = hvc_ctz64(s);
 			x = a->buckets[b].bits[w] & allowed->bits[w];
 			if (x)
