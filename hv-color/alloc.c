@@ -2,13 +2,12 @@
 /*
  * hv-color: the colored frame allocator.
  *
- * Colors with free frames sit in buckets of equal free count, kept in a
- * list sorted by count, most first. An allocation walks the buckets from
- * the top and takes the lowest allowed color of the first bucket that has
- * one, so it costs the number of buckets above the answer, not the number
- * of colors. A free count moves by one per call, so a color only ever
- * moves to a neighbouring bucket. A color is in at most one bucket, hence
- * HVC_MAX_COLORS buckets always suffice.
+ * Colors with free frames sit in buckets of equal free count, in a list
+ * sorted by count, most first. An allocation takes the lowest allowed color
+ * of the first bucket from the top that has one: it costs the buckets above
+ * the answer, not the colors. A count moves by one per call, so a color
+ * only moves to a neighbouring bucket; a color is in one bucket at most,
+ * so HVC_MAX_COLORS buckets suffice.
  */
 #include "hvc_internal.h"
 
@@ -79,8 +78,8 @@ static void bucket_del_color(struct hvc_allocator *a, hvc_u32 c)
 
 /*
  * a->free[c] has just gone up or down by one: c moves to the neighbouring
- * bucket of its new count (a new one if there is none), or keeps its own
- * bucket if it is alone there. A color new to the pool goes after the tail.
+ * bucket of its new count (a new one if there is none) or, alone in its
+ * bucket, keeps it. A color new to the pool goes after the tail.
  */
 static void color_moved(struct hvc_allocator *a, hvc_u32 c, int up)
 {

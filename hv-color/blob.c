@@ -138,12 +138,11 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_HDR_SIZE,
 				  "header.header_size", "wrong header size for version 1");
 	want = hvc_get_le(p + HVC_BLOB_OFF_TOTAL_SIZE, 4);
-	if (want > len)
+	if (want != len)
 		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
-				  "header.total_size", "truncated: shorter than total_size");
-	if (want < len)
-		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,
-				  "header.total_size", "trailing bytes after total_size");
+				  "header.total_size", want > len ?
+				  "truncated: shorter than total_size" :
+				  "trailing bytes after total_size");
 	if (hvc_get_le(p + HVC_BLOB_OFF_FLAGS, 4))
 		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_FLAGS,
 				  "header.flags", "unknown flags");

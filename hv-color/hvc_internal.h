@@ -44,11 +44,43 @@ struct hvc_sbuf {
 	int full;
 };
 
-void hvc_sb_str(struct hvc_sbuf *b, const char *s);
+static inline void hvc_sb_str(struct hvc_sbuf *b, const char *s)
+{
+	hvc_u32 i;
+
+	for (i = 0; s[i] && i < 256; i++) {
+		if (b->pos + 1 >= b->size) {
+			b->full = 1;
+			return;
+		}
+		b->buf[b->pos++] = s[i];
+	}
+}
+
 /* prefix, then v in decimal */
-void hvc_sb_num(struct hvc_sbuf *b, const char *prefix, hvc_u32 v);
+static inline void hvc_sb_num(struct hvc_sbuf *b, const char *prefix,
+			      hvc_u32 v)
+{
+	char d[11];
+	int n = 10;
+
+	d[10] = '\0';
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	hvc_sb_str(b, prefix);
+	hvc_sb_str(b, d + n);
+}
+
 /* NUL-terminates; the length, or -HVC_ENOSPC if anything was cut */
-int hvc_sb_end(struct hvc_sbuf *b);
+static inline int hvc_sb_end(struct hvc_sbuf *b)
+{
+	if (!b->size)
+		return -HVC_ENOSPC;
+	b->buf[b->pos] = '\0';
+	return b->full ? -HVC_ENOSPC : (int)b->pos;
+}
 
 /* Little-endian accessors independent of the host's byte order */
 static inline hvc_u64 hvc_get_le(const hvc_u8 *p, hvc_u32 bytes)

@@ -279,41 +279,6 @@ int hvc_mask_parse(struct hvc_mask *m, const char *s, hvc_size len,
 	return 0;
 }
 
-void hvc_sb_str(struct hvc_sbuf *b, const char *s)
-{
-	hvc_u32 i;
-
-	for (i = 0; s[i] && i < 256; i++) {
-		if (b->pos + 1 >= b->size) {
-			b->full = 1;
-			return;
-		}
-		b->buf[b->pos++] = s[i];
-	}
-}
-
-void hvc_sb_num(struct hvc_sbuf *b, const char *prefix, hvc_u32 v)
-{
-	char d[11];
-	int n = 10;
-
-	d[10] = '\0';
-	do {
-		d[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	hvc_sb_str(b, prefix);
-	hvc_sb_str(b, d + n);
-}
-
-int hvc_sb_end(struct hvc_sbuf *b)
-{
-	if (!b->size)
-		return -HVC_ENOSPC;
-	b->buf[b->pos] = '\0';
-	return b->full ? -HVC_ENOSPC : (int)b->pos;
-}
-
 int hvc_mask_format(const struct hvc_mask *m, char *buf, hvc_size size)
 {
 	struct hvc_sbuf b = { .buf = buf, .size = size };
