@@ -54,7 +54,6 @@ static void bucket_add_color(struct hvc_allocator *a, hvc_u16 b, hvc_u32 c)
 	struct hvc_alloc_bucket *bk = &a->buckets[b];
 
 	bk->bits[c / 64] |= hvc_bit_word(c);
-	bk->summary |= (hvc_u16)(1u << (c / 64));
 	bk->members++;
 	a->bucket_of[c] = b;
 }
@@ -66,8 +65,6 @@ static void bucket_del_color(struct hvc_allocator *a, hvc_u32 c)
 	struct hvc_alloc_bucket *bk = &a->buckets[b];
 
 	bk->bits[c / 64] &= ~hvc_bit_word(c);
-	if (!bk->bits[c / 64])
-		bk->summary &= (hvc_u16)~(1u << (c / 64));
 	if (!--bk->members) {
 		bucket_join(a, bk->prev, bk->next);
 		bk->next = a->spare;
@@ -149,7 +146,6 @@ int hvc_alloc_init(struct hvc_allocator *a, const struct hvc_geometry *g)
 		a->buckets[i].prev = HVC_NO_BUCKET;
 		a->buckets[i].next = i + 1 < HVC_MAX_COLORS ? (hvc_u16)(i + 1) :
 							      HVC_NO_BUCKET;
-		a->buckets[i].summary = 0;
 		a->buckets[i].members = 0;
 	}
 	return 0;
@@ -221,14 +217,13 @@ int hvc_alloc_remove(struct hvc_allocator *a, struct hvc_frame *f)
 struct hvc_frame *hvc_alloc_frame(struct hvc_allocator *a,
 				  const struct hvc_mask *allowed)
 {
-	hvc_u16 b, s;
 	struct hvc_frame *f;
 	hvc_u32 w, c;
+	hvc_u16 b;
 	hvc_u64 x;
 
 	for (b = a->head; b != HVC_NO_BUCKET; b = a->buckets[b].next) {
-		for (s = a->buckets[b].summary; s; s &= s - 1) {
-			w = hvc_ctz64(s);
+		for (w = 0; w * 64 < a->nr_colors; w++) {
 			x = a->buckets[b].bits[w] & allowed->bits[w];
 			if (x)
 				goto found;

@@ -299,7 +299,6 @@ struct hvc_alloc_bucket {
 	hvc_u64 bits[HVC_MASK_WORDS];
 	hvc_u16 prev;
 	hvc_u16 next;
-	hvc_u16 summary;		/* bit w: bits[w] != 0 */
 	hvc_u16 members;
 };
 
