@@ -122,7 +122,6 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 			struct hvc_error *err)
 {
 	hvc_u64 want;
-	hvc_u32 v;
 	int ret;
 
 	if (len < HVC_BLOB_HDR_SIZE)
@@ -161,19 +160,17 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 	if (hvc_get_le(p + HVC_BLOB_OFF_NR_COLORS, 4) != s->geo.nr_colors)
 		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_NR_COLORS,
 				  "header.nr_colors", "does not match the geometry");
-	v = (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_NR_CELLS, 4);
-	if (!v)
+	s->nr_cells = (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_NR_CELLS, 4);
+	if (!s->nr_cells)
 		return error_fill(err, -HVC_EINVAL, -1, -1, HVC_BLOB_OFF_NR_CELLS,
 				  "header.nr_cells", "no cells");
-	if (v > HVC_MAX_CELLS)
+	if (s->nr_cells > HVC_MAX_CELLS)
 		return error_fill(err, -HVC_E2BIG, -1, -1, HVC_BLOB_OFF_NR_CELLS,
 				  "header.nr_cells", "more cells than HVC_MAX_CELLS");
-	s->nr_cells = v;
-	v = (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_NR_REGIONS, 4);
-	if (v > HVC_MAX_REGIONS)
+	s->nr_regions = (hvc_u32)hvc_get_le(p + HVC_BLOB_OFF_NR_REGIONS, 4);
+	if (s->nr_regions > HVC_MAX_REGIONS)
 		return error_fill(err, -HVC_E2BIG, -1, -1, HVC_BLOB_OFF_NR_REGIONS,
 				  "header.nr_regions", "more regions than HVC_MAX_REGIONS");
-	s->nr_regions = v;
 	if (hvc_get_le(p + HVC_BLOB_OFF_CELL_SIZE, 4) != HVC_BLOB_CELL_SIZE)
 		return error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_CELL_SIZE,
 				  "header.cell_size", "wrong cell record size");
@@ -347,7 +344,6 @@ static void check_cell(struct vctx *v, hvc_u32 i)
 {
 	const struct hvc_system *s = v->s;
 	const struct hvc_cell_desc *c = &s->cells[i];
-	int critical = !!(c->flags & HVC_CELL_CRITICAL);
 
 	if (!name_ok(c->name))
 		report(v, -HVC_EINVAL, i, -1, -1, "name",
@@ -371,7 +367,7 @@ static void check_cell(struct vctx *v, hvc_u32 i)
 		report(v, -HVC_ERANGE, i, -1, -1, "read_mbps", "above HVC_MAX_MBPS");
 	if (c->write_mbps > HVC_MAX_MBPS)
 		report(v, -HVC_ERANGE, i, -1, -1, "write_mbps", "above HVC_MAX_MBPS");
-	if (critical && (c->read_mbps || c->write_mbps))
+	if (c->flags & HVC_CELL_CRITICAL && (c->read_mbps || c->write_mbps))
 		report(v, -HVC_EINVAL, i, -1, -1,
 		       c->read_mbps ? "read_mbps" : "write_mbps",
 		       "critical cells are never throttled: budget must be 0");
@@ -499,14 +495,13 @@ int hvc_system_validate(const struct hvc_system *s, struct hvc_error *errs,
 		       "no cells, or more cells or regions than the limits");
 		goto out;
 	}
-	for (i = 0; i < s->nr_cells; i++) {
+	for (i = 0; i < s->nr_cells; next += s->cells[i++].nr_regions) {
 		if (s->cells[i].first_region != next ||
 		    s->cells[i].nr_regions > s->nr_regions - next) {
 			report(&v, -HVC_EINVAL, i, -1, -1, "regions",
 			       "region ranges must follow each other in cell order");
 			goto out;
 		}
-		next += s->cells[i].nr_regions;
 	}
 	if (next != s->nr_regions) {
 		report(&v, -HVC_EINVAL, -1, -1, -1, "regions", "regions owned by no cell");
