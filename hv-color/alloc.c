@@ -14,28 +14,6 @@
 #define frame_of(l) \
 	((struct hvc_frame *)((char *)(l) - __builtin_offsetof(struct hvc_frame, link)))
 
-static void list_init(struct hvc_list *h)
-{
-	h->next = h;
-	h->prev = h;
-}
-
-static void list_add(struct hvc_list *h, struct hvc_list *n)
-{
-	n->next = h->next;
-	n->prev = h;
-	h->next->prev = n;
-	h->next = n;
-}
-
-static void list_del(struct hvc_list *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-	n->next = HVC_NULL;
-	n->prev = HVC_NULL;
-}
-
 /* Makes prev and next neighbours; HVC_NO_BUCKET is the list's end. */
 static void bucket_join(struct hvc_allocator *a, hvc_u16 prev, hvc_u16 next)
 {
@@ -138,7 +116,8 @@ int hvc_alloc_init(struct hvc_allocator *a, const struct hvc_geometry *g)
 	for (i = 0; i < HVC_MAX_COLORS; i++) {
 		a->free[i] = 0;
 		a->used[i] = 0;
-		list_init(&a->free_list[i]);
+		a->free_list[i].next = &a->free_list[i];	/* empty */
+		a->free_list[i].prev = &a->free_list[i];
 		a->bucket_of[i] = HVC_NO_BUCKET;
 		a->buckets[i].count = 0;
 		for (w = 0; w < HVC_MASK_WORDS; w++)
@@ -151,9 +130,15 @@ int hvc_alloc_init(struct hvc_allocator *a, const struct hvc_geometry *g)
 	return 0;
 }
 
+/* f goes first on its color's free list */
 static void put_free(struct hvc_allocator *a, struct hvc_frame *f)
 {
-	list_add(&a->free_list[f->color], &f->link);
+	struct hvc_list *h = &a->free_list[f->color];
+
+	f->link.next = h->next;
+	f->link.prev = h;
+	h->next->prev = &f->link;
+	h->next = &f->link;
 	f->state = HVC_FRAME_FREE;
 	a->free[f->color]++;
 	a->nr_free++;
@@ -162,7 +147,10 @@ static void put_free(struct hvc_allocator *a, struct hvc_frame *f)
 
 static void take_free(struct hvc_allocator *a, struct hvc_frame *f)
 {
-	list_del(&f->link);
+	f->link.prev->next = f->link.next;
+	f->link.next->prev = f->link.prev;
+	f->link.next = HVC_NULL;
+	f->link.prev = HVC_NULL;
 	a->free[f->color]--;
 	a->nr_free--;
 	color_moved(a, f->color, 0);
