@@ -482,31 +482,25 @@ int hvc_system_validate(const struct hvc_system *s, struct hvc_error *errs,
 	struct hvc_geometry g;
 	hvc_u32 i, j, next = 0, roots = 0;
 
+	/* the structure first: the first problem there ends the checks */
 	if (hvc_geometry_from_way_size(&g, s->geo.way_size, s->geo.line_size,
 				       s->geo.nr_ways, s->geo.page_shift,
 				       1u << (s->geo.gran_shift & 31)) ||
-	    g.nr_colors != s->geo.nr_colors || g.chunk_shift != s->geo.chunk_shift) {
+	    g.nr_colors != s->geo.nr_colors || g.chunk_shift != s->geo.chunk_shift)
 		report(&v, -HVC_EINVAL, -1, -1, -1, "geometry", "invalid LLC geometry");
-		goto out;
-	}
-	if (!s->nr_cells || s->nr_cells > HVC_MAX_CELLS ||
-	    s->nr_regions > HVC_MAX_REGIONS) {
+	else if (!s->nr_cells || s->nr_cells > HVC_MAX_CELLS ||
+		 s->nr_regions > HVC_MAX_REGIONS)
 		report(&v, -HVC_E2BIG, -1, -1, -1, "nr_cells",
 		       "no cells, or more cells or regions than the limits");
-		goto out;
-	}
-	for (i = 0; i < s->nr_cells; next += s->cells[i++].nr_regions) {
+	for (i = 0; !v.n && i < s->nr_cells; next += s->cells[i++].nr_regions)
 		if (s->cells[i].first_region != next ||
-		    s->cells[i].nr_regions > s->nr_regions - next) {
+		    s->cells[i].nr_regions > s->nr_regions - next)
 			report(&v, -HVC_EINVAL, i, -1, -1, "regions",
 			       "region ranges must follow each other in cell order");
-			goto out;
-		}
-	}
-	if (next != s->nr_regions) {
+	if (!v.n && next != s->nr_regions)
 		report(&v, -HVC_EINVAL, -1, -1, -1, "regions", "regions owned by no cell");
+	if (v.n)
 		goto out;
-	}
 	if (!hvc_mask_fits(&s->hv_colors, s->geo.nr_colors))
 		report(&v, -HVC_ERANGE, -1, -1, -1, "hv_colors",
 		       "color beyond the geometry's colors");

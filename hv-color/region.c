@@ -82,9 +82,8 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	r->nr_colors = g->nr_colors;
 	r->k = k;
 	/*
-	 * n / k as the high half of n * magic (Granlund-Montgomery with
-	 * N + l = 64, l = ceil(log2 k)): exact for n < 2^(64 - l), and
-	 * chunk numbers stay below 2^40. k == 1 has no 64-bit magic.
+	 * n / k = high half of n * magic (Granlund-Montgomery, l = ceil(log2 k)):
+	 * exact for n < 2^(64 - l), and chunk numbers stay below 2^40.
 	 */
 	r->div_magic = k == 1 ? 0 : ~0ull / k + (~0ull % k + 1 == k) + 1;
 
@@ -167,13 +166,11 @@ void hvc_extent_iter_init(struct hvc_extent_iter *it,
 	it->cell_off = 0;
 	it->block = r->host_base;
 	it->run = 0;
-	it->reserved = 0;
 }
 
 /*
- * Each extent starts a run (run_host, run_size: see hvc_region_init) in
- * the current way block; the last one is cut at the cell's end. Returns
- * the next extent's cell offset, cell_size after the last.
+ * An extent starts a run (run_host, run_size) of the current way block and
+ * is cut at the cell's end. Returns the next extent's cell offset.
  */
 static inline hvc_u64 extent_step(const struct hvc_region *r, hvc_u64 off,
 				  hvc_u64 *block, hvc_u32 *run,

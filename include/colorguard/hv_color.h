@@ -252,7 +252,6 @@ struct hvc_extent_iter {
 	hvc_u64 cell_off;	/* cell offset of the next extent */
 	hvc_u64 block;		/* host address of its way block */
 	hvc_u32 run;		/* the run it starts */
-	hvc_u32 reserved;
 };
 
 void hvc_extent_iter_init(struct hvc_extent_iter *it,
