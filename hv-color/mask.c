@@ -102,12 +102,6 @@ void hvc_mask_set(struct hvc_mask *m, hvc_u32 bit)
 		m->bits[bit / 64] |= hvc_bit_word(bit);
 }
 
-void hvc_mask_clear(struct hvc_mask *m, hvc_u32 bit)
-{
-	if (bit < HVC_MAX_COLORS)
-		m->bits[bit / 64] &= ~hvc_bit_word(bit);
-}
-
 int hvc_mask_test(const struct hvc_mask *m, hvc_u32 bit)
 {
 	return bit < HVC_MAX_COLORS && (m->bits[bit / 64] & hvc_bit_word(bit));

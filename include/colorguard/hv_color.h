@@ -138,7 +138,6 @@ void hvc_mask_zero(struct hvc_mask *m);
 void hvc_mask_fill(struct hvc_mask *m, hvc_u32 nbits);	/* bits 0..nbits-1 */
 void hvc_mask_copy(struct hvc_mask *dst, const struct hvc_mask *src);
 void hvc_mask_set(struct hvc_mask *m, hvc_u32 bit);	/* out of range: no-op */
-void hvc_mask_clear(struct hvc_mask *m, hvc_u32 bit);
 int hvc_mask_test(const struct hvc_mask *m, hvc_u32 bit);
 hvc_u32 hvc_mask_weight(const struct hvc_mask *m);
 void hvc_mask_and(struct hvc_mask *dst, const struct hvc_mask *a,
