@@ -288,7 +288,6 @@ struct vctx {
 	struct hvc_error *errs;
 	hvc_u32 max, n;
 	int first;
-	hvc_u8 owner[HVC_MAX_REGIONS];	/* cell of each region */
 };
 
 static void report(struct vctx *v, int code, int cell, int region, int other,
@@ -443,7 +442,7 @@ static void check_region(struct vctx *v, hvc_u32 i, hvc_u32 n)
 }
 
 /* Host ranges may be shared only by colored regions of disjoint colors. */
-static void check_overlaps(struct vctx *v)
+static void check_overlaps(struct vctx *v, const hvc_u8 *owner)
 {
 	const struct hvc_system *s = v->s;
 	hvc_u32 x, y, i, j, n;
@@ -454,8 +453,8 @@ static void check_overlaps(struct vctx *v)
 		for (y = x + 1; y < s->nr_regions; y++) {
 			const struct hvc_region_desc *b = &s->regions[y];
 
-			i = v->owner[x];
-			j = v->owner[y];
+			i = owner[x];
+			j = owner[y];
 			n = y - s->cells[j].first_region;
 			if (i == j && ranges_overlap(a->cell_base, a->cell_size,
 						     b->cell_base, b->cell_size))
@@ -479,6 +478,7 @@ int hvc_system_validate(const struct hvc_system *s, struct hvc_error *errs,
 			hvc_u32 max_errs, hvc_u32 *nr_errs)
 {
 	struct vctx v = { .s = s, .errs = errs, .max = errs ? max_errs : 0 };
+	hvc_u8 owner[HVC_MAX_REGIONS];	/* region -> cell (in v, it is memset) */
 	struct hvc_geometry g;
 	hvc_u32 i, j, next = 0, roots = 0;
 
@@ -510,7 +510,7 @@ int hvc_system_validate(const struct hvc_system *s, struct hvc_error *errs,
 			       "more than one root cell");
 		check_cell(&v, i);
 		for (j = 0; j < s->cells[i].nr_regions; j++) {
-			v.owner[s->cells[i].first_region + j] = (hvc_u8)i;
+			owner[s->cells[i].first_region + j] = (hvc_u8)i;
 			check_region(&v, i, j);
 		}
 	}
@@ -519,7 +519,7 @@ int hvc_system_validate(const struct hvc_system *s, struct hvc_error *errs,
 	for (i = 0; i < s->nr_cells; i++)
 		for (j = i + 1; j < s->nr_cells; j++)
 			check_pair(&v, i, j);
-	check_overlaps(&v);
+	check_overlaps(&v, owner);
 out:
 	if (nr_errs)
 		*nr_errs = v.n;
