@@ -11,9 +11,9 @@ int hvc_geometry_from_way_size(struct hvc_geometry *g, hvc_u64 way_size,
 	hvc_u32 gran_shift;
 	hvc_u64 colors;
 
-	if (page_shift < HVC_MIN_PAGE_SHIFT || page_shift > HVC_MAX_PAGE_SHIFT ||
-	    !hvc_is_pow2(pages_per_color) || !hvc_is_pow2(way_size) ||
-	    pages_per_color > (1u << HVC_MAX_GRAN_SHIFT))
+	if (!hvc_is_pow2(way_size) || !hvc_is_pow2(pages_per_color) ||
+	    pages_per_color > (1u << HVC_MAX_GRAN_SHIFT) ||
+	    page_shift < HVC_MIN_PAGE_SHIFT || page_shift > HVC_MAX_PAGE_SHIFT)
 		return -HVC_EINVAL;
 	gran_shift = hvc_ilog2(pages_per_color);
 	/* also rejects a way smaller than one color chunk */
@@ -74,18 +74,17 @@ void hvc_mask_zero(struct hvc_mask *m)
 		m->bits[i] = 0;
 }
 
-/* Bits a..b, b < HVC_MAX_COLORS */
-static void set_range(struct hvc_mask *m, hvc_u32 a, hvc_u32 b)
+/* Bits from a up to end (excluded) and HVC_MAX_COLORS */
+static void set_range(struct hvc_mask *m, hvc_u32 a, hvc_u32 end)
 {
-	for (; a <= b; a++)
+	for (; a < end && a < HVC_MAX_COLORS; a++)
 		m->bits[a / 64] |= hvc_bit_word(a);
 }
 
 void hvc_mask_fill(struct hvc_mask *m, hvc_u32 nbits)
 {
 	hvc_mask_zero(m);
-	if (nbits)
-		set_range(m, 0, (nbits < HVC_MAX_COLORS ? nbits : HVC_MAX_COLORS) - 1);
+	set_range(m, 0, nbits);
 }
 
 void hvc_mask_copy(struct hvc_mask *dst, const struct hvc_mask *src)
@@ -166,11 +165,11 @@ int hvc_mask_fits(const struct hvc_mask *m, hvc_u32 nbits)
 
 hvc_u32 hvc_mask_next(const struct hvc_mask *m, hvc_u32 from)
 {
+	hvc_u64 x, keep = ~0ull << (from % 64);	/* of the first word */
 	hvc_u32 w;
-	hvc_u64 x;
 
-	for (w = from / 64; w < HVC_MASK_WORDS; w++) {
-		x = m->bits[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
+	for (w = from / 64; w < HVC_MASK_WORDS; w++, keep = ~0ull) {
+		x = m->bits[w] & keep;
 		if (x)
 			return w * 64 + hvc_ctz64(x);
 	}
@@ -267,7 +266,7 @@ int hvc_mask_parse(struct hvc_mask *m, const char *s, hvc_size len,
 		if (b >= nbits)
 			return parse_fail(err, -HVC_ERANGE, end_at,
 					  "bit beyond the mask width");
-		set_range(&t, a, b);
+		set_range(&t, a, b + 1);
 	}
 	hvc_mask_copy(m, &t);
 	return 0;

@@ -82,8 +82,8 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	r->nr_colors = g->nr_colors;
 	r->k = k;
 	/*
-	 * n / k = high half of n * magic (Granlund-Montgomery, l = ceil(log2 k)):
-	 * exact for n < 2^(64 - l), and chunk numbers stay below 2^40.
+	 * n / k is the high half of n * magic (Granlund-Montgomery, with
+	 * l = ceil(log2 k)): exact for n < 2^(64 - l); chunks stay below 2^40.
 	 */
 	r->div_magic = k == 1 ? 0 : ~0ull / k + (~0ull % k + 1 == k) + 1;
 
@@ -196,7 +196,8 @@ int hvc_extent_next(struct hvc_extent_iter *it, struct hvc_extent *e)
 {
 	if (it->cell_off >= it->r->cell_size)
 		return 0;
-	it->cell_off = extent_step(it->r, it->cell_off, &it->block, &it->run, e);
+	it->cell_off = extent_step(it->r, it->cell_off, &it->block, &it->run,
+				   e);
 	return 1;
 }
 
