@@ -28,25 +28,24 @@ ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH must be x86_64 or arm64, not $(ARCH))
 endif
 
-# KERNEL=debian: Debian's 6.1 kernel; KERNEL=debug: the KASAN, kmemleak and
-# lockdep kernel that scripts/debug-kernel/build makes from linux-source-6.1.
+# KERNEL: which guest kernel the modules are built for and the VM boots;
+# scripts/kernel says where each one comes from. debian: Debian 12's 6.1;
+# debug: 6.1 with KASAN, kmemleak and lockdep (scripts/debug-kernel/build);
+# rt: Debian 12's 6.1 PREEMPT_RT; newer: bookworm-backports' kernel (6.12);
+# newer-rt: its PREEMPT_RT flavour.
+KERNELS := debian debug rt newer newer-rt
 KERNEL ?= debian
-ifeq ($(filter debian debug,$(KERNEL)),)
-$(error KERNEL must be debian or debug, not $(KERNEL))
+ifeq ($(filter $(KERNELS),$(KERNEL)),)
+$(error KERNEL must be one of $(KERNELS), not $(KERNEL))
 endif
-TARGET := $(ARCH)$(if $(filter debug,$(KERNEL)),-debug)
-ifeq ($(KERNEL),debug)
-KDIR ?= $(CACHE)/debug-kernel/$(ARCH)
-endif
+TARGET := $(ARCH)$(if $(filter-out debian,$(KERNEL)),-$(KERNEL))
+KDIR ?= $(shell scripts/kernel $(ARCH) $(KERNEL) kdir)
 
-KABI = $(shell cat $(CACHE)/kabi 2>/dev/null)
 ifeq ($(ARCH),arm64)
 CROSS_COMPILE ?= aarch64-linux-gnu-
-KDIR ?= $(CACHE)/guest/arm64/headers
 GUEST_CC := aarch64-linux-gnu-gcc
 else
 CROSS_COMPILE ?=
-KDIR ?= /usr/src/linux-headers-$(KABI)-amd64
 GUEST_CC := gcc
 endif
 
@@ -93,11 +92,14 @@ KSRC := Kbuild include hv-color mm-color memguard selftests/modules
 KCONFIG_PARTS := CONFIG_HV_COLOR=m \
 	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \
 	$(if $(wildcard memguard/Kbuild),CONFIG_MEMGUARD=m)
+# The kernel is fetched first; KDIR (from scripts/kernel unless given) is
+# read in a second make, once the kernel is there.
 modules:
-ifeq ($(KERNEL),debug)
-	@scripts/debug-kernel/build $(ARCH) > /dev/null
-endif
-	@[ -d "$(KDIR)" ] || scripts/install-deps vm
+	@$(if $(filter command line,$(origin KDIR)),,scripts/kernel $(ARCH) $(KERNEL) fetch)
+	@$(MAKE) --no-print-directory modules-build
+
+.PHONY: modules-build
+modules-build:
 	@mkdir -p $(KMOD)/selftests
 	@for d in $(KSRC); do [ -e $$d ] && cp -a --parents -u $$d $(KMOD)/ || true; done
 	$(MAKE) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
