@@ -27,6 +27,11 @@ int hvc_span_for_size(const struct hvc_geometry *g, const struct hvc_mask *m,
 		return -HVC_EINVAL;
 	if (cell_size > HVC_PA_LIMIT)
 		return -HVC_ERANGE;
+	/* every color: a plain offset, the span is the cell to the page */
+	if (k == g->nr_colors) {
+		*span = cell_size;
+		return 0;
+	}
 	chunks = ((cell_size - 1) >> g->chunk_shift) + 1;
 	blocks = (chunks - 1) / k + 1;
 	if (blocks > HVC_PA_LIMIT / g->way_size)
@@ -44,10 +49,15 @@ int hvc_size_for_span(const struct hvc_geometry *g, const struct hvc_mask *m,
 	ret = mask_weight_in(g, m, &k);
 	if (ret)
 		return ret;
-	if (span & (g->way_size - 1))
+	if (span & (k == g->nr_colors ? (1ull << g->page_shift) - 1 :
+		    g->way_size - 1))
 		return -HVC_EINVAL;
 	if (span > HVC_PA_LIMIT)
 		return -HVC_ERANGE;
+	if (k == g->nr_colors) {
+		*cell_size = span;
+		return 0;
+	}
 	*cell_size = (span >> g->color_shift) * k;
 	return 0;
 }

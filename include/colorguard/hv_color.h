@@ -179,16 +179,19 @@ int hvc_mask_format(const struct hvc_mask *m, char *buf, hvc_size size);
  * Colored regions
  *
  * A cell region of cell_size bytes at cell_base, backed by the host span
- * starting at host_base (aligned to the way size unless the mask holds
- * every color). Cell chunk g (a chunk is one color's run of pages) lies in
- * way block g / k at the (g % k)-th color of the mask, k = weight(mask).
- * Uncolored memory is the mask of all colors: the same code.
+ * starting at host_base. Cell chunk g (a chunk is one color's run of
+ * pages) lies in way block g / k at the (g % k)-th color of the mask,
+ * k = weight(mask). With fewer than every color the host base is aligned
+ * to the way size and the span is whole way blocks. A mask of every color
+ * makes that a plain offset: page alignment will do and the span is
+ * cell_size itself. Uncolored memory is the mask of every color: the same
+ * code, the same rule.
  *
  * The struct carries O(nr_colors) tables; keep it off the kernel stack.
  */
 struct hvc_region {
 	hvc_u64 host_base;
-	hvc_u64 host_span;	/* whole way blocks */
+	hvc_u64 host_span;	/* whole way blocks, or cell_size: every color */
 	hvc_u64 cell_base;
 	hvc_u64 cell_size;
 	hvc_u64 way_size;
@@ -208,10 +211,16 @@ struct hvc_region {
 
 #define HVC_NO_INDEX	0xffffu
 
-/* Host span (whole way blocks) a cell of cell_size bytes needs. */
+/*
+ * Host span a cell of cell_size bytes (a multiple of the page size) needs:
+ * whole way blocks, or cell_size itself when the mask holds every color.
+ */
 int hvc_span_for_size(const struct hvc_geometry *g, const struct hvc_mask *m,
 		      hvc_u64 cell_size, hvc_u64 *span);
-/* Cell bytes a host span of whole way blocks gives. */
+/*
+ * Cell bytes a host span gives: whole way blocks (-HVC_EINVAL otherwise), or
+ * for a mask of every color whole pages, all of them the cell's.
+ */
 int hvc_size_for_span(const struct hvc_geometry *g, const struct hvc_mask *m,
 		      hvc_u64 span, hvc_u64 *cell_size);
 
@@ -401,8 +410,10 @@ int hvc_blob_parse(struct hvc_system *s, const void *buf, hvc_size len,
  * geometry, budgets in range, exactly one root cell), non-root cells'
  * masks pairwise disjoint, hypervisor colors disjoint from every cell, the
  * root cell's colors disjoint from critical cells', CPU sets disjoint,
- * every colored region large enough and aligned, no host memory shared
- * except by colored regions of cells with disjoint masks.
+ * every colored region large enough and aligned (hvc_span_for_size()),
+ * every uncolored region (the mask of every color) page aligned with
+ * host_size equal to cell_size, no host memory shared except by colored
+ * regions of cells with disjoint masks.
  * Records up to max_errs problems in errs and the total in *nr_errs (both
  * may be NULL/0); returns 0 when clean, else the first problem's code.
  */

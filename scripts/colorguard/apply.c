@@ -6,7 +6,10 @@
  * critical CPUs and the budgets of all other CPUs the config names (only
  * the root cell's with root_only, for a root Linux under a hypervisor
  * that has the other cells' CPUs), in single writes that its sysfs files
- * take atomically.
+ * take atomically. Every value ends in a newline, as echo writes it: sysfs
+ * drops a zero-length write before the module sees it, so an empty list
+ * (no critical CPU) must go out as a lone "\n", which the modules read as
+ * the empty list.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,7 +56,8 @@ static int read_small(const char *path, char *buf, size_t len)
 static int do_write(const char *sysroot, const struct write *w)
 {
 	char path[PATH_MAX], cur[CG_LIST_MAX * 2], status[256];
-	size_t len = strlen(w->value);
+	char line[CG_LIST_MAX * 2 + 1];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%s\n", w->value);
 	ssize_t n;
 	int fd, err;
 
@@ -61,14 +65,15 @@ static int do_write(const char *sysroot, const struct write *w)
 	if (w->skip_if_same && !read_small(path, cur, sizeof(cur)) &&
 	    !strcmp(cur, w->value))
 		return 0;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC is a no-op on sysfs; a fake tree then holds just the write. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "colorguard: apply: %s: %s\n", path,
 			strerror(errno));
 		return -1;
 	}
 	/* One write(2): sysfs takes the value whole or not at all. */
-	n = write(fd, w->value, len);
+	n = write(fd, line, len);
 	err = errno;
 	close(fd);
 	if (n == (ssize_t)len)
@@ -162,7 +167,22 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	add(&w[n], MEMGUARD_DIR, "enable", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "1");
 
-	for (i = 0; i < n; i++) {
+	/*
+	 * sysfs hands a store handler at most a page: refuse a value it would
+	 * cut (a longer one was also cut in w[].value) before writing any.
+	 */
+	for (i = 0; i < n && !ret; i++) {
+		size_t len = strlen(w[i].value) + 1;
+		long page = sysconf(_SC_PAGESIZE);
+
+		if (page > 0 && len + 1 < (size_t)page)
+			continue;
+		fprintf(stderr, "colorguard: apply: %s/%s/%s: value of %zu%s bytes is longer than one sysfs write takes (%ld)\n",
+			sysroot, w[i].dir, w[i].file, len,
+			len >= sizeof(w[i].value) ? " or more" : "", page - 2);
+		ret = -1;
+	}
+	for (i = 0; i < n && !ret; i++) {
 		if (dry) {
 			const char *q = !w[i].value[0] ||
 				strchr(w[i].value, ' ') ? "'" : "";

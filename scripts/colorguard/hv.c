@@ -118,6 +118,7 @@ int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
 		 uint64_t base, uint64_t want, uint64_t *span,
 		 uint64_t *cell_size, uint64_t *extents, char *why, size_t len)
 {
+	char a[32], page[32], way[32];
 	struct hvc_geometry geo;
 	struct hvc_region *r;
 	hvc_u64 v;
@@ -127,19 +128,35 @@ int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
 		snprintf(why, len, "no geometry");
 		return -1;
 	}
+	cg_size_str(g->page_size, page, sizeof(page));
+	cg_size_str(g->way_size, way, sizeof(way));
 	if (!*span) {
 		ret = hvc_span_for_size(&geo, &m->m, want, &v);
 		if (ret) {
-			snprintf(why, len, "no host span gives %llu bytes: %s",
-				 (unsigned long long)want, strerror(-ret));
+			cg_size_str(want, a, sizeof(a));
+			if (ret == -HVC_EINVAL)
+				snprintf(why, len, "size %s is not a multiple of the page size (%s)",
+					 a, page);
+			else
+				snprintf(why, len, "size %s needs a span beyond the 52-bit physical limit",
+					 a);
 			return -1;
 		}
 		*span = v;
 	}
 	ret = hvc_size_for_span(&geo, &m->m, *span, &v);
 	if (ret) {
-		snprintf(why, len, "span %llu: %s", (unsigned long long)*span,
-			 strerror(-ret));
+		/* every color: whole pages; fewer: whole way blocks */
+		cg_size_str(*span, a, sizeof(a));
+		if (ret != -HVC_EINVAL)
+			snprintf(why, len, "span %s ends beyond the 52-bit physical limit",
+				 a);
+		else if (cg_hv_mask_weight(m) == g->nr_colors)
+			snprintf(why, len, "span %s is not a multiple of the page size (%s)",
+				 a, page);
+		else
+			snprintf(why, len, "span %s is not a whole number of way blocks (%s)",
+				 a, way);
 		return -1;
 	}
 	*cell_size = v;

@@ -2,9 +2,9 @@
 /*
  * Overflow-checked number parsing for the config tool, and a guard that
  * runs over the raw config text before libconfig sees it: libconfig 1.5
- * silently truncates integer literals that do not fit (atoi/strtoul), and
- * follows @include directives, neither of which is acceptable for an
- * untrusted file.
+ * silently truncates integer literals that do not fit (atoi/strtoul),
+ * drops or cuts at an escaped NUL (\x00) in a string, and follows @include
+ * directives, none of which is acceptable for an untrusted file.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -101,8 +101,8 @@ static int is_ident_char(char c)
 
 /*
  * Check every integer literal outside strings and comments against what
- * libconfig can store, and refuse @include. Reports each problem with its
- * line; returns the number of problems.
+ * libconfig can store, and refuse \x00 in strings and @include. Reports
+ * each problem with its line; returns the number of problems.
  */
 int cg_guard_text(struct cg_diag *d, const char *text, size_t len)
 {
@@ -138,6 +138,17 @@ int cg_guard_text(struct cg_diag *d, const char *text, size_t len)
 			unsigned int start_line = line;
 
 			for (i++; i < len && text[i] != '"'; i++) {
+				/*
+				 * libconfig turns \x00 into a NUL that cuts or
+				 * vanishes from the value: "1\x00 2" is no list.
+				 */
+				if (text[i] == '\\' && len - i > 3 &&
+				    (text[i + 1] == 'x' || text[i + 1] == 'X') &&
+				    text[i + 2] == '0' && text[i + 3] == '0') {
+					cg_err(d, line, NULL, NULL,
+					       "\\x00 (a NUL byte) in a string is not allowed");
+					problems++;
+				}
 				if (text[i] == '\\' && i + 1 < len)
 					i++;
 				if (text[i] == '\n')

@@ -88,15 +88,20 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 			const struct cg_region *r = &cell->regions[j];
 			const struct cg_sys_region *sr = &sc->regions[j];
 			uint64_t virt = r->virt.line ? r->virt.v : r->phys.v;
-			char name[24];
+			char name[24], room[48] = "";
 
 			snprintf(name, sizeof(name), "memory[%u]", j);
-			cg_size_str(sr->cell_size, a, sizeof(a));
+			/* The cell gets size; a span may hold more (whole blocks). */
+			cg_size_str(r->size.v, a, sizeof(a));
 			cg_size_str(sr->span, b, sizeof(b));
-			fprintf(out, "  %-11s %s, cell 0x%llx +%s, host 0x%llx +%s, %llu extent%s\n",
+			if (sr->cell_size > r->size.v) {
+				cg_size_str(sr->cell_size, c, sizeof(c));
+				snprintf(room, sizeof(room), " (room for %s)", c);
+			}
+			fprintf(out, "  %-11s %s, cell 0x%llx +%s, host 0x%llx +%s%s, %llu extent%s\n",
 				name, r->colored ? "colored" : "uncolored",
 				(unsigned long long)virt, a,
-				(unsigned long long)r->phys.v, b,
+				(unsigned long long)r->phys.v, b, room,
 				(unsigned long long)sr->extents,
 				sr->extents == 1 ? "" : "s");
 		}

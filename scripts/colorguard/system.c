@@ -332,7 +332,12 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 			sc->colors = parse_mask(d, &c->colors,
 						sys->geom.nr_colors, c->label,
 						"colors");
-		if (!sc->cpus || !sc->colors || !c->name[0]) {
+		/* Regions need colors: say what is missing, not what follows. */
+		if (sc->colors && !cg_hv_mask_weight(sc->colors)) {
+			cg_err(d, c->colors.line, c->label, "colors", "no colors");
+			incomplete = 1;
+		}
+		if (!sc->cpus || !sc->colors || !c->name[0] || incomplete) {
 			incomplete = 1;
 			continue;
 		}

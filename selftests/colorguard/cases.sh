@@ -341,3 +341,70 @@ if [ "$rc" -eq 0 ] && grep -qxF "echo '' > /fake/kernel/memguard/critical" "$tmp
 else
 	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "apply --root-only leaves the other cells' CPUs alone"
 fi
+
+## plan shows what the cell gets, not what the span could hold
+# 129 pages at 8 of 32 colors: 17 way blocks of 128K (2176K of span),
+# room for 136 pages (544K); the cell gets 129 pages = 516K.
+cat > "$tmp/odd.cfg" <<'CFG'
+llc = { size = "2M"; ways = 16; line_size = 64; };
+cells = ( { name = "a"; type = "root"; cpus = "0"; colors = "0-7";
+	memory = ( { phys = "0x80000000"; size = "516K"; } ); } );
+CFG
+run plan "$tmp/odd.cfg"
+want='  memory[0]   colored, cell 0x80000000 +516K, host 0x80000000 +2176K (room for 544K), 17 extents'
+if [ "$rc" -eq 0 ] && grep -qxF -- "$want" "$tmp/out"; then
+	tap_ok "plan: 129 pages print as the cell's 516K, the span's room apart"
+else
+	show_failure; tap_diag "wanted: $want"; sed 's/^/#   /' "$tmp/out"
+	tap_not_ok "plan: 129 pages print as the cell's 516K, the span's room apart"
+fi
+
+## uncolored = every color: page granularity, as hv_color.h says
+# 5 pages at a base that is page aligned but not way aligned (128K ways).
+cat > "$tmp/uncolored.cfg" <<'CFG'
+llc = { size = "2M"; ways = 16; line_size = 64; };
+cells = ( { name = "a"; type = "root"; cpus = "0"; colors = "0-7";
+	memory = ( { phys = "0x80000000"; size = "64M"; },
+		{ phys = "0x90003000"; virt = "0x10000000"; size = "20K"; colored = false; } ); } );
+CFG
+run check "$tmp/uncolored.cfg"
+tap_check "check accepts a 5-page uncolored region at a page-aligned base (status $rc)" \
+	test "$rc" -eq 0 -a ! -s "$tmp/err"
+[ "$rc" -eq 0 ] || show_failure
+run plan "$tmp/uncolored.cfg"
+want='  memory[1]   uncolored, cell 0x10000000 +20K, host 0x90003000 +20K, 1 extent'
+if [ "$rc" -eq 0 ] && grep -qxF -- "$want" "$tmp/out"; then
+	tap_ok "plan: the uncolored region is its 20K, one extent"
+else
+	show_failure; tap_diag "wanted: $want"; sed 's/^/#   /' "$tmp/out"
+	tap_not_ok "plan: the uncolored region is its 20K, one extent"
+fi
+run compile "$tmp/uncolored.cfg" -o "$tmp/uncolored.blob"
+[ "$rc" -eq 0 ] && run decode "$tmp/uncolored.blob"
+if [ "$rc" -eq 0 ] && grep -qxF '  uncolored cell 0x10000000 +20K host 0x90003000 +20K' "$tmp/out"; then
+	tap_ok "compile and hv-color's blob parser agree on the 20K uncolored region"
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"
+	tap_not_ok "compile and hv-color's blob parser agree on the 20K uncolored region"
+fi
+sed 's/size = "20K"; colored/size = "20K"; span = "128K"; colored/' "$tmp/uncolored.cfg" > "$tmp/uncolored-span.cfg"
+run check "$tmp/uncolored-span.cfg"
+expect_err "an uncolored region's span is its size, nothing more" 1 \
+	"$tmp/uncolored-span.cfg:4: cell \"a\": memory[1].span: uncolored region: must equal cell_size"
+
+## apply writes every value with a newline, an empty list as a lone "\n"
+# A zero-length write never reaches a sysfs store handler: the critical
+# CPUs of an earlier apply would stay critical. The fake tree shows the
+# bytes written (apply truncates, a no-op on sysfs).
+printf '2\n' > "$fake/kernel/memguard/critical"
+touch "$fake/kernel/memguard/period_us"
+COLORGUARD_SYSFS=$fake run apply --root-only "$examples/board4.cfg"
+got=$(od -An -c "$fake/kernel/memguard/critical" | tr -s ' ')
+if [ "$rc" -eq 0 ] && [ "$got" = ' \n' ] &&
+   [ "$(cat "$fake/kernel/memguard/budgets")" = "0-1:1000,500" ] &&
+   [ "$(od -An -c "$fake/kernel/mm/color/root_colors" | tr -s ' ')" = ' 8 - 2 3 \n' ]; then
+	tap_ok "apply --root-only writes the empty critical list as \"\\n\", values end in a newline"
+else
+	show_failure; tap_diag "critical holds:$got"
+	tap_not_ok "apply --root-only writes the empty critical list as \"\\n\", values end in a newline"
+fi

@@ -47,12 +47,18 @@ static int check_region(struct __test_metadata *_metadata,
 	struct hvc_extent e;
 	struct hvc_mask m;
 	unsigned int color;
-	int ret;
+	int ret, full;
 
 	mask_from(&m, v);
 	ASSERT_EQ(0, hvc_region_init(&reg, g, &m, host_base, cell_base, pages * PAGE));
 	span = reg.host_span;
-	ASSERT_EQ(0, span % g->way_size);
+	full = __builtin_popcount(v) == (int)g->nr_colors;
+	/* every color: the span is the cell itself, else whole way blocks */
+	if (full) {
+		ASSERT_EQ(pages * PAGE, span);
+	} else {
+		ASSERT_EQ(0, span % g->way_size);
+	}
 	ASSERT_EQ(0, hvc_span_for_size(g, &m, pages * PAGE, &a));
 	ASSERT_EQ(span, a);
 	host_of = calloc(pages, sizeof(*host_of));
@@ -72,7 +78,9 @@ static int check_region(struct __test_metadata *_metadata,
 	}
 	ASSERT_EQ(pages, cell_pages);
 	/* the span is the smallest whole number of way blocks */
-	ASSERT_LT(span - g->way_size, host_of[pages - 1] - host_base + 1);
+	if (!full) {
+		ASSERT_LT(span - g->way_size, host_of[pages - 1] - host_base + 1);
+	}
 
 	/* cell side: every page, and the extent count the slow way */
 	for (a = 0; a < pages; a++) {
@@ -188,6 +196,38 @@ TEST(all_colors_is_plain_offset)
 	ASSERT_EQ(1, check_region(_metadata, &g, 0xffff, 3 * PAGE, 0, 100));
 	ASSERT_EQ(1, check_region(_metadata, &g, 0xffff, 0x123456000ull,
 				  0x1000, 16 * 7));
+}
+
+/*
+ * Uncolored memory is the mask of every color, and that mask needs no
+ * more than page granularity anywhere: base, cell size and host span.
+ */
+TEST(all_colors_span_is_the_cell)
+{
+	struct hvc_geometry g;
+	struct hvc_mask m, most;
+	hvc_u64 v;
+
+	/* 16 colors of 2 pages: 32-page way blocks */
+	ASSERT_EQ(0, hvc_geometry_from_way_size(&g, 32 * PAGE, 64, 4, 12, 2));
+	hvc_mask_fill(&m, 16);
+	hvc_mask_fill(&most, 15);
+	EXPECT_EQ(0, hvc_span_for_size(&g, &m, 5 * PAGE, &v));
+	EXPECT_EQ(5 * PAGE, v);
+	EXPECT_EQ(0, hvc_size_for_span(&g, &m, 5 * PAGE, &v));
+	EXPECT_EQ(5 * PAGE, v);
+	EXPECT_EQ(0, hvc_size_for_span(&g, &m, 33 * PAGE, &v));
+	EXPECT_EQ(33 * PAGE, v);
+	EXPECT_EQ(-HVC_EINVAL, hvc_size_for_span(&g, &m, 5 * PAGE + 1, &v));
+	EXPECT_EQ(-HVC_ERANGE, hvc_size_for_span(&g, &m, HVC_PA_LIMIT + PAGE, &v));
+	/* one color short of all: whole way blocks again */
+	EXPECT_EQ(0, hvc_span_for_size(&g, &most, 5 * PAGE, &v));
+	EXPECT_EQ(32 * PAGE, v);
+	EXPECT_EQ(-HVC_EINVAL, hvc_size_for_span(&g, &most, 5 * PAGE, &v));
+	/* odd pages at a page-aligned base, checked page by page */
+	ASSERT_EQ(1, check_region(_metadata, &g, 0xffff, 7 * PAGE, 0x2000, 5));
+	EXPECT_EQ(5 * PAGE, reg.host_span);
+	EXPECT_EQ(-HVC_ERANGE, hvc_region_host_to_cell(&reg, 12 * PAGE, &v));
 }
 
 TEST(reciprocal_divide_exact)
