@@ -33,13 +33,16 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 #include <linux/workqueue.h>
 
 #include "mm_color_int.h"
 
 static int mmc_gid = -1;
 module_param_named(group, mmc_gid, int, 0444);
-MODULE_PARM_DESC(group, "Group ID that may open /dev/mm-color besides root (default: none)");
+MODULE_PARM_DESC(group, "Group ID (initial user namespace) that may open /dev/mm-color besides root (default: none)");
+/* mmc_gid resolved once, at load, in the initial user namespace. */
+static kgid_t mmc_kgid = INVALID_GID;
 
 /* Frames out of their mapping that something else still references. */
 static LIST_HEAD(mmc_parked);
@@ -385,8 +388,12 @@ static int mmc_dev_open(struct inode *inode, struct file *filp)
 {
 	struct mmc_file *mf;
 
+	/*
+	 * The group is the one of the initial namespace: a gid mapped in a
+	 * user namespace the caller made is not a way in.
+	 */
 	if (!capable(CAP_SYS_ADMIN) &&
-	    !(mmc_gid >= 0 && in_group_p(make_kgid(current_user_ns(), mmc_gid))))
+	    !(gid_valid(mmc_kgid) && in_group_p(mmc_kgid)))
 		return -EPERM;
 	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
 	if (!mf)
@@ -552,12 +559,14 @@ static struct miscdevice mmc_misc = {
 };
 
 /**
- * mmc_dev_init() - register /dev/mm-color
+ * mmc_dev_init() - resolve the device group and register /dev/mm-color
  *
  * Return: 0 or a negative errno from misc_register().
  */
 int mmc_dev_init(void)
 {
+	if (mmc_gid >= 0)
+		mmc_kgid = make_kgid(&init_user_ns, mmc_gid);
 	return misc_register(&mmc_misc);
 }
 
