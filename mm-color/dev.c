@@ -4,13 +4,25 @@
  * are filled on fault with zeroed pages of the mask's colors.
  *
  * Each mmap() call creates one mapping object with its own copy of the
- * mask and an array of the frames it holds, indexed by page offset. The
- * vma is VM_DONTCOPY (not inherited by fork) and VM_IO, which keeps
- * MADV_DOFORK from undoing that and get_user_pages() from pinning our
- * pages. A frame goes back to the pool when the last vma covering it is
- * closed: vma close() frees the frames of its range that no page table
- * maps any more, which keeps partial munmap exact and survives mremap's
- * move (the page tables move before the old vma is closed).
+ * mask, an array of the frames it holds, indexed by page offset, and a
+ * list of the vmas that cover it. The vma is VM_DONTCOPY (not inherited
+ * by fork) and VM_IO, which keeps MADV_DOFORK from undoing that and the
+ * slow get_user_pages() path away. The pages are ordinary refcounted
+ * pages in ordinary PTEs (VM_MIXEDMAP, vm_insert_page()), so KVM can back
+ * guest RAM with them (GUP-fast, else hva_to_pfn_remapped() for VM_IO),
+ * and GUP-fast users (vmsplice, O_DIRECT) can take references that
+ * outlive the mapping.
+ *
+ * A frame leaves its mapping when no vma of the mapping covers its offset
+ * any more: vma close() gives up the frames of its range that no other
+ * vma of the object covers, which keeps partial munmap exact and keeps
+ * the frames of a range that mremap moved (the new vma exists before the
+ * old one is closed), present or dropped by MADV_DONTNEED alike. A frame
+ * that leaves goes back to the pool only if the pool's own reference is
+ * the last one; otherwise it is parked and goes back once its other
+ * holders let go, checked by a deferred work and by faults that find the
+ * mask's colors empty. At unload the pool's reference to a parked page is
+ * dropped, and the page goes to the buddy allocator with the last holder.
  */
 #include <linux/cred.h>
 #include <linux/fs.h>
@@ -18,16 +30,27 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/rmap.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
+#include <linux/workqueue.h>
 
 #include "mm_color_int.h"
 
 static int mmc_gid = -1;
 module_param_named(group, mmc_gid, int, 0444);
-MODULE_PARM_DESC(group, "Group ID that may open /dev/mm-color besides root (default: none)");
+MODULE_PARM_DESC(group, "Group ID (initial user namespace) that may open /dev/mm-color besides root (default: none)");
+/* mmc_gid resolved once, at load, in the initial user namespace. */
+static kgid_t mmc_kgid = INVALID_GID;
+
+/* Frames out of their mapping that something else still references. */
+static LIST_HEAD(mmc_parked);
+static DEFINE_SPINLOCK(mmc_park_lock);	/* mmc_parked, mmc_parked_nr */
+static unsigned long mmc_parked_nr;
+static void mmc_reap_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(mmc_reap_work, mmc_reap_fn);
+#define MMC_REAP_DELAY	HZ
 
 struct mmc_file {
 	struct kref ref;
@@ -40,10 +63,18 @@ struct mmc_file {
 struct mmc_map {
 	struct kref ref;		/* one per vma */
 	struct mmc_file *file;
-	struct mutex lock;		/* frames[] */
+	struct mutex lock;		/* frames[], vmas, untracked */
 	struct mmc_mask mask;
 	unsigned long nr_pages;
 	struct mmc_frame **frames;
+	struct list_head vmas;		/* struct mmc_vma */
+	bool untracked;			/* a vma is missing from vmas */
+};
+
+/* A vma of a mapping; its range is read from the vma when needed. */
+struct mmc_vma {
+	struct list_head node;
+	struct vm_area_struct *vma;
 };
 
 /* Since 6.3, vm_flags may only change through these helpers. */
@@ -66,14 +97,98 @@ static void mmc_file_release(struct kref *ref)
 	kfree(container_of(ref, struct mmc_file, ref));
 }
 
+static bool mmc_page_unshared(struct page *page)
+{
+	/* Only the pool's reference left (no PTE, no GUP holder). */
+	return page_count(page) == 1;
+}
+
+/*
+ * A frame has left its mapping: back to the pool, unless something
+ * still holds its page (a pipe after vmsplice, a bio of O_DIRECT). Such
+ * a frame stays allocated (used_pages) and is parked until it is free.
+ */
+static void mmc_frame_put(struct mmc_frame *frame)
+{
+	if (mmc_page_unshared(mmc_frame_page(frame))) {
+		mmc_pool_free(frame);
+		return;
+	}
+	spin_lock(&mmc_park_lock);
+	list_add_tail(&frame->pnode, &mmc_parked);
+	mmc_parked_nr++;
+	spin_unlock(&mmc_park_lock);
+	queue_delayed_work(system_wq, &mmc_reap_work, MMC_REAP_DELAY);
+}
+
+/* Return parked frames nothing holds any more; how many are left. */
+static unsigned long mmc_parked_reap(void)
+{
+	struct mmc_frame *frame, *tmp;
+	unsigned long left;
+	LIST_HEAD(done);
+
+	spin_lock(&mmc_park_lock);
+	list_for_each_entry_safe(frame, tmp, &mmc_parked, pnode) {
+		if (!mmc_page_unshared(mmc_frame_page(frame)))
+			continue;
+		list_move(&frame->pnode, &done);
+		mmc_parked_nr--;
+	}
+	left = mmc_parked_nr;
+	spin_unlock(&mmc_park_lock);
+	list_for_each_entry_safe(frame, tmp, &done, pnode) {
+		list_del(&frame->pnode);
+		mmc_pool_free(frame);
+	}
+	return left;
+}
+
+static void mmc_reap_fn(struct work_struct *work)
+{
+	if (mmc_parked_reap())
+		queue_delayed_work(system_wq, &mmc_reap_work, MMC_REAP_DELAY);
+}
+
+/**
+ * mmc_dev_parked_pages() - frames waiting for other holders to let go
+ *
+ * Return: the number of parked frames (counted in used_pages too).
+ */
+unsigned long mmc_dev_parked_pages(void)
+{
+	unsigned long n;
+
+	spin_lock(&mmc_park_lock);
+	n = mmc_parked_nr;
+	spin_unlock(&mmc_park_lock);
+	return n;
+}
+
+/* Before a fault gives up: do parked frames of the mask's colors free it? */
+static void mmc_reap_for(const struct mmc_mask *mask)
+{
+	u32 c;
+
+	if (!READ_ONCE(mmc_parked_nr))
+		return;
+	for (c = 0; c < mmc.nr_colors; c++)
+		if (hvc_mask_test(&mask->m, c) && mmc_color_free(c))
+			return;
+	mmc_parked_reap();
+}
+
 static void mmc_map_release(struct kref *ref)
 {
 	struct mmc_map *map = container_of(ref, struct mmc_map, ref);
+	struct mmc_vma *mv, *tmp;
 	unsigned long i;
 
 	for (i = 0; i < map->nr_pages; i++)
 		if (map->frames[i])
-			mmc_pool_free(map->frames[i]);
+			mmc_frame_put(map->frames[i]);
+	list_for_each_entry_safe(mv, tmp, &map->vmas, node)
+		kfree(mv);
 	mmc_uncommit(map->nr_pages);
 	atomic_long_sub(map->nr_pages, &map->file->committed);
 	kref_put(&map->file->ref, mmc_file_release);
@@ -81,32 +196,97 @@ static void mmc_map_release(struct kref *ref)
 	kfree(map);
 }
 
+/* Called with map->lock held. */
+static void mmc_map_track(struct mmc_map *map, struct vm_area_struct *vma,
+			  struct mmc_vma *mv)
+{
+	if (!mv) {
+		map->untracked = true;
+		return;
+	}
+	mv->vma = vma;
+	list_add(&mv->node, &map->vmas);
+}
+
+static bool mmc_vma_covers(struct vm_area_struct *vma, unsigned long pgoff)
+{
+	return pgoff >= vma->vm_pgoff && pgoff - vma->vm_pgoff < vma_pages(vma);
+}
+
 static void mmc_vm_open(struct vm_area_struct *vma)
 {
 	struct mmc_map *map = vma->vm_private_data;
+	struct mmc_vma *mv = kmalloc(sizeof(*mv), GFP_KERNEL);
 
 	kref_get(&map->ref);
+	mutex_lock(&map->lock);
+	mmc_map_track(map, vma, mv);
+	mutex_unlock(&map->lock);
+}
+
+/*
+ * Give up the frames of [first, end) that no remaining vma covers. Two
+ * vmas of one object cover the same offsets only while mremap moves a
+ * range (MREMAP_DONTUNMAP and duplicating mremap are refused for
+ * VM_DONTEXPAND): the moved frames, mapped or dropped by MADV_DONTNEED,
+ * belong to the new vma. Called with map->lock held.
+ */
+static void mmc_map_drop(struct mmc_map *map, unsigned long first,
+			 unsigned long end)
+{
+	struct mmc_vma *mv;
+	bool overlap = false;
+	unsigned long i;
+
+	list_for_each_entry(mv, &map->vmas, node)
+		if (mv->vma->vm_pgoff < end &&
+		    mv->vma->vm_pgoff + vma_pages(mv->vma) > first)
+			overlap = true;
+	for (i = first; i < end; i++) {
+		struct mmc_frame *frame = map->frames[i];
+
+		if (!frame)
+			continue;
+		if (overlap) {
+			bool covered = false;
+
+			list_for_each_entry(mv, &map->vmas, node)
+				covered |= mmc_vma_covers(mv->vma, i);
+			if (covered)
+				continue;
+		}
+		map->frames[i] = NULL;
+		mmc_frame_put(frame);
+	}
 }
 
 static void mmc_vm_close(struct vm_area_struct *vma)
 {
 	struct mmc_map *map = vma->vm_private_data;
-	unsigned long i, first = vma->vm_pgoff;
+	unsigned long first = vma->vm_pgoff;
 	unsigned long end = min(first + vma_pages(vma), map->nr_pages);
+	struct mmc_vma *mv, *found = NULL;
 
-	/* The range's page tables are gone; a frame still mapped is in
-	 * another vma of this object (mremap moved it there).
+	/*
+	 * At exit every vma of the object goes (they are all in this mm):
+	 * the last one's release gives up every frame.
 	 */
-	mutex_lock(&map->lock);
-	for (i = first; i < end; i++) {
-		struct mmc_frame *frame = map->frames[i];
-
-		if (frame && !page_mapped(mmc_frame_page(frame))) {
-			map->frames[i] = NULL;
-			mmc_pool_free(frame);
+	if (atomic_read(&vma->vm_mm->mm_users)) {
+		mutex_lock(&map->lock);
+		list_for_each_entry(mv, &map->vmas, node) {
+			if (mv->vma == vma) {
+				found = mv;
+				break;
+			}
 		}
+		if (found)
+			list_del(&found->node);
+		/* Without the full list, frames wait for the release. */
+		if (!map->untracked)
+			mmc_map_drop(map, first, end);
+		mutex_unlock(&map->lock);
+		kfree(found);
 	}
-	mutex_unlock(&map->lock);
 	kref_put(&map->ref, mmc_map_release);
 }
 
@@ -123,6 +303,7 @@ static vm_fault_t mmc_vm_fault(struct vm_fault *vmf)
 	mutex_lock(&map->lock);
 	frame = map->frames[vmf->pgoff];
 	if (!frame) {
+		mmc_reap_for(&map->mask);
 		frame = mmc_pool_alloc(&map->mask);
 		if (!frame) {
 			mutex_unlock(&map->lock);
@@ -151,6 +332,7 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct mmc_file *mf = filp->private_data;
 	unsigned long nr = vma_pages(vma);
 	struct mmc_map *map;
+	struct mmc_vma *mv;
 	int err;
 
 	if (!(vma->vm_flags & VM_SHARED))
@@ -160,8 +342,12 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
 	map = kzalloc(sizeof(*map), GFP_KERNEL);
-	if (!map)
+	mv = kmalloc(sizeof(*mv), GFP_KERNEL);
+	if (!map || !mv) {
+		kfree(map);
+		kfree(mv);
 		return -ENOMEM;
+	}
 	/* The limits bound nr before anything is sized by it. */
 	mutex_lock(&mf->lock);
 	map->mask = mf->mask;
@@ -173,6 +359,7 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 	mutex_unlock(&mf->lock);
 	if (err) {
 		kfree(map);
+		kfree(mv);
 		return err;
 	}
 	map->frames = kvcalloc(nr, sizeof(*map->frames), GFP_KERNEL);
@@ -180,10 +367,13 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 		atomic_long_sub(nr, &mf->committed);
 		mmc_uncommit(nr);
 		kfree(map);
+		kfree(mv);
 		return -ENOMEM;
 	}
 	kref_init(&map->ref);
 	mutex_init(&map->lock);
+	INIT_LIST_HEAD(&map->vmas);
+	mmc_map_track(map, vma, mv);
 	map->nr_pages = nr;
 	kref_get(&mf->ref);
 	map->file = mf;
@@ -198,8 +388,12 @@ static int mmc_dev_open(struct inode *inode, struct file *filp)
 {
 	struct mmc_file *mf;
 
+	/*
+	 * The group is the one of the initial namespace: a gid mapped in a
+	 * user namespace the caller made is not a way in.
+	 */
 	if (!capable(CAP_SYS_ADMIN) &&
-	    !(mmc_gid >= 0 && in_group_p(make_kgid(current_user_ns(), mmc_gid))))
+	    !(gid_valid(mmc_kgid) && in_group_p(mmc_kgid)))
 		return -EPERM;
 	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
 	if (!mf)
@@ -364,12 +558,39 @@ static struct miscdevice mmc_misc = {
 	.mode = 0666,
 };
 
+/**
+ * mmc_dev_init() - resolve the device group and register /dev/mm-color
+ *
+ * Return: 0 or a negative errno from misc_register().
+ */
 int mmc_dev_init(void)
 {
+	if (mmc_gid >= 0)
+		mmc_kgid = make_kgid(&init_user_ns, mmc_gid);
 	return misc_register(&mmc_misc);
 }
 
+/**
+ * mmc_dev_exit() - unregister /dev/mm-color and let go of parked frames
+ *
+ * No file or mapping is left (the module cannot unload before), but pages
+ * may still be held through a pipe or an I/O. They go back to the pool as
+ * free frames; the pool's teardown then drops its reference and each page
+ * reaches the buddy allocator when its last holder lets go.
+ */
 void mmc_dev_exit(void)
 {
+	struct mmc_frame *frame, *tmp;
+	LIST_HEAD(parked);
+
 	misc_deregister(&mmc_misc);
+	cancel_delayed_work_sync(&mmc_reap_work);
+	spin_lock(&mmc_park_lock);
+	list_splice_init(&mmc_parked, &parked);
+	mmc_parked_nr = 0;
+	spin_unlock(&mmc_park_lock);
+	list_for_each_entry_safe(frame, tmp, &parked, pnode) {
+		list_del(&frame->pnode);
+		mmc_pool_free(frame);
+	}
 }

@@ -33,13 +33,16 @@ struct mmc_mask {
  * A pool frame: hv-color's intrusive descriptor plus the page it stands
  * for. @block is NULL for a quarantined page (taken from the buddy
  * allocator one page at a time by a root_colors narrowing), which is then
- * on the quarantine list through @qnode.
+ * on the quarantine list through @qnode. A frame that left its mapping
+ * while its page was still referenced elsewhere is on /dev/mm-color's
+ * parked list through @pnode (not initialised otherwise).
  */
 struct mmc_frame {
 	struct hvc_frame hf;
 	struct page *page;
 	struct mmc_block *block;
 	struct list_head qnode;
+	struct list_head pnode;
 };
 
 /* Pages from one buddy allocation, each color equally often. */
@@ -113,5 +116,6 @@ void mmc_fill_info(struct mm_color_info *info);
 
 int mmc_dev_init(void);
 void mmc_dev_exit(void);
+unsigned long mmc_dev_parked_pages(void);
 
 #endif /* _MM_COLOR_INT_H */

@@ -66,6 +66,7 @@ MMC_RO(used_pages, "%lu", mmc.used_pages);
 MMC_RO(committed_pages, "%lu", mmc.committed);
 MMC_RO(quarantined_pages, "%lu", mmc.quarantined);
 MMC_RO(failed_faults, "%lu", mmc.failed_faults);
+MMC_RO(parked_pages, "%lu", mmc_dev_parked_pages());
 MMC_RO(foreign_in_use_pages, "%lu", mmc.have_geo ? mmc_foreign_in_use() : 0);
 MMC_RO(last_cmd_status, "%s", mmc.status);
 
@@ -298,6 +299,7 @@ static struct attribute *mmc_attrs[] = {
 	&used_pages_attr.attr,
 	&committed_pages_attr.attr,
 	&failed_faults_attr.attr,
+	&parked_pages_attr.attr,
 	&root_colors_attr.attr,
 	&quarantined_pages_attr.attr,
 	&foreign_in_use_pages_attr.attr,
