@@ -58,6 +58,12 @@ static struct kmem_cache *mmc_frame_cache;
 #define MMC_MAX_ORDER	ilog2(MAX_ORDER_NR_PAGES)
 /* Pages between two signal checks in long loops. */
 #define MMC_BATCH	256
+/*
+ * Frames handled per alloc_lock section in the walks over a whole pool or
+ * quarantine (shrink, release, exit): a few microseconds each, with
+ * cond_resched() between them.
+ */
+#define MMC_LOCK_BATCH	256
 /* Page-by-page drain passes at most, see mmc_drain(). */
 #define MMC_DRAIN_PASSES	8
 
@@ -314,32 +320,54 @@ static int mmc_pool_grow(unsigned long target)
 	return err;
 }
 
+/*
+ * Only blocks with no page in use go back, all or nothing. Each block
+ * leaves the allocator in its own alloc_lock section (MMC_LOCK_BATCH frames
+ * at most with the usual 1 MiB blocks), so a large pool is never walked
+ * with preemption off. A fault may take a page of a block meanwhile: that
+ * block is skipped, and if the target cannot be reached any more the
+ * blocks already taken out go back. Called with mmc.lock held.
+ */
 static int mmc_pool_shrink(unsigned long target)
 {
 	struct mmc_block *block, *tmp;
-	unsigned long can_drop = 0;
+	unsigned long can_drop = 0, busy;
 	LIST_HEAD(dropped);
 
-	/* First see whether enough idle blocks exist: all or nothing. */
+	/* First see whether enough idle blocks exist (a count per block). */
 	spin_lock(&mmc.alloc_lock);
 	list_for_each_entry(block, &mmc.blocks, node)
 		if (!block->nr_used)
 			can_drop += block->nr_pages;
-	if (mmc.pool_pages - can_drop > target) {
-		spin_unlock(&mmc.alloc_lock);
+	busy = mmc.pool_pages - can_drop;
+	spin_unlock(&mmc.alloc_lock);
+	if (busy > target) {
 		mmc_set_status("pool: %lu pages in use, cannot shrink to %lu",
-			       mmc.pool_pages - can_drop, target);
+			       busy, target);
 		return -EBUSY;
 	}
 	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
 		if (mmc.pool_pages <= target)
 			break;
-		if (block->nr_used)
-			continue;
-		mmc_block_remove(block);
-		list_add(&block->node, &dropped);
+		spin_lock(&mmc.alloc_lock);
+		if (!block->nr_used) {
+			mmc_block_remove(block);
+			list_add(&block->node, &dropped);
+		}
+		spin_unlock(&mmc.alloc_lock);
+		cond_resched();
 	}
-	spin_unlock(&mmc.alloc_lock);
+	if (mmc.pool_pages > target) {
+		/* Pages were taken meanwhile: put everything back. */
+		list_for_each_entry_safe(block, tmp, &dropped, node) {
+			list_del(&block->node);
+			mmc_block_add(block);
+			cond_resched();
+		}
+		mmc_set_status("pool: pages taken while shrinking, cannot shrink to %lu",
+			       target);
+		return -EBUSY;
+	}
 	list_for_each_entry_safe(block, tmp, &dropped, node) {
 		list_del(&block->node);
 		mmc_block_free(block);
@@ -474,28 +502,48 @@ static int mmc_quarantine_add(struct page *page, u32 color)
 	return 0;
 }
 
-/* Give free quarantined pages of root colors back to the buddy allocator. */
+/*
+ * Give free quarantined pages of root colors back to the buddy allocator,
+ * MMC_LOCK_BATCH list entries per alloc_lock section. Entries not to be
+ * released wait on a local list until the walk is done; mmc_pool_free()
+ * may unlink one from there, which it does under alloc_lock like every
+ * change of these lists. Called with mmc.lock held (or at exit).
+ */
 static void mmc_quarantine_release(void)
 {
 	struct mmc_frame *frame, *tmp;
+	LIST_HEAD(kept);
 	LIST_HEAD(out);
+	unsigned int n;
+	bool more = true;
 
-	spin_lock(&mmc.alloc_lock);
-	list_for_each_entry_safe(frame, tmp, &mmc.quarantine, qnode) {
-		u32 color = frame->hf.color;
+	while (more) {
+		spin_lock(&mmc.alloc_lock);
+		for (n = 0; n < MMC_LOCK_BATCH && !list_empty(&mmc.quarantine); n++) {
+			u32 color;
 
-		if (frame->hf.state != HVC_FRAME_FREE ||
-		    !hvc_mask_test(&mmc.root.m, color))
-			continue;
-		WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &frame->hf));
-		list_move(&frame->qnode, &out);
-		mmc.quarantined--;
-		mmc.quar_per_color[color]--;
-	}
-	spin_unlock(&mmc.alloc_lock);
-	list_for_each_entry_safe(frame, tmp, &out, qnode) {
-		__free_page(frame->page);
-		kmem_cache_free(mmc_frame_cache, frame);
+			frame = list_first_entry(&mmc.quarantine, struct mmc_frame, qnode);
+			color = frame->hf.color;
+			if (frame->hf.state != HVC_FRAME_FREE ||
+			    !hvc_mask_test(&mmc.root.m, color)) {
+				list_move_tail(&frame->qnode, &kept);
+				continue;
+			}
+			WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &frame->hf));
+			list_move(&frame->qnode, &out);
+			mmc.quarantined--;
+			mmc.quar_per_color[color]--;
+		}
+		more = !list_empty(&mmc.quarantine);
+		if (!more)
+			list_splice_init(&kept, &mmc.quarantine);
+		spin_unlock(&mmc.alloc_lock);
+		list_for_each_entry_safe(frame, tmp, &out, qnode) {
+			__free_page(frame->page);
+			kmem_cache_free(mmc_frame_cache, frame);
+		}
+		INIT_LIST_HEAD(&out);
+		cond_resched();
 	}
 	/* A drain's metadata is megabytes of slab: give it back too. */
 	if (!mmc.quarantined)
@@ -768,15 +816,13 @@ void mmc_core_exit(void)
 		hvc_mask_fill(&mmc.root.m, mmc.nr_colors);
 		mmc_quarantine_release();
 	}
-	spin_lock(&mmc.alloc_lock);
-	list_for_each_entry(block, &mmc.blocks, node)
-		for (unsigned long i = 0; i < block->nr_pages; i++)
-			WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf));
-	mmc.pool_pages = 0;
-	spin_unlock(&mmc.alloc_lock);
+	/* One block per alloc_lock section, as in mmc_pool_shrink(). */
 	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
-		list_del(&block->node);
+		spin_lock(&mmc.alloc_lock);
+		mmc_block_remove(block);
+		spin_unlock(&mmc.alloc_lock);
 		mmc_block_free(block);
+		cond_resched();
 	}
 	kfree(mmc.managed);
 	kfree(mmc.quar_per_color);
