@@ -227,6 +227,7 @@ TEST(narrow_rounds)
 	struct hvc_mask root;
 	char list[64], all_list[64];
 	unsigned long reserve_kb, min_kb, samples, kb, cma0, cma1, quarantined;
+	unsigned long high_mb;
 	unsigned int nr, c, r, worst = 1000;
 	int cma;
 
@@ -266,6 +267,30 @@ TEST(narrow_rounds)
 		EXPECT_EQ(0, mmc_read_ul("quarantined_pages"));
 	}
 	TH_LOG("worst of %u rounds: %u per mille", ROUNDS, worst);
+
+	/*
+	 * A reserve above the point where the drain runs out of pages by
+	 * itself (80-150 MB free in the test VMs): the drain must stop at it.
+	 */
+	meminfo_free(&kb, &cma0);
+	high_mb = (kb - cma0) / 1024 / 3;
+	if (high_mb > reserve_kb / 1024) {
+		char val[32];
+
+		snprintf(val, sizeof(val), "%lu", high_mb);
+		ASSERT_EQ(0, mmc_write("reserve_mb", val));
+		anon_root_permille(&geo, &root);
+		caches_drop();
+		ASSERT_EQ(0, narrow_sampled(list, &min_kb, &samples));
+		TH_LOG("reserve_mb %lu: free outside CMA >= %lu kB (%lu reads)",
+		       high_mb, min_kb, samples);
+		TH_LOG("reserve_mb %lu: %lu pages quarantined",
+		       high_mb, mmc_read_ul("quarantined_pages"));
+		EXPECT_LE(high_mb * 1024, min_kb);
+		ASSERT_EQ(0, mmc_write("root_colors", all_list));
+		snprintf(val, sizeof(val), "%lu", reserve_kb / 1024);
+		ASSERT_EQ(0, mmc_write("reserve_mb", val));
+	}
 	set_drain_movable(0);
 	if (!cma)
 		return;
