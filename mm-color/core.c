@@ -36,12 +36,16 @@ struct mmc_state mmc = {
 
 static struct kmem_cache *mmc_frame_cache;
 
-/* Pool blocks and drains take only what the buddy allocator has to spare. */
+/*
+ * Pool blocks and drains take only what the buddy allocator has to spare.
+ * These are unmovable allocations: never from CMA pageblocks or
+ * ZONE_MOVABLE, which must stay free for contiguous allocations and
+ * memory offline.
+ */
 #define MMC_GFP		(GFP_HIGHUSER | __GFP_NORETRY | __GFP_NOWARN | __GFP_NOMEMALLOC)
 /*
- * The page-by-page drain also reaches movable and CMA pageblocks: on
- * arm64 the CMA area is where anonymous memory goes first once the rest
- * is low, so leaving it would leave foreign pages for Linux.
+ * Movable, for the page-by-page drain only where it cannot reach CMA or
+ * ZONE_MOVABLE, or where drain_movable allows that (see mmc_drain_gfp()).
  */
 #define MMC_DRAIN_GFP	(MMC_GFP | __GFP_MOVABLE)
 /* Preferred block order: 1 MiB keeps the allocation count low. */
@@ -54,6 +58,14 @@ static struct kmem_cache *mmc_frame_cache;
 #define MMC_MAX_ORDER	ilog2(MAX_ORDER_NR_PAGES)
 /* Pages between two signal checks in long loops. */
 #define MMC_BATCH	256
+/*
+ * Frames handled per alloc_lock section in the walks over a whole pool or
+ * quarantine (shrink, release, exit): a few microseconds each, with
+ * cond_resched() between them.
+ */
+#define MMC_LOCK_BATCH	256
+/* Page-by-page drain passes at most, see mmc_drain(). */
+#define MMC_DRAIN_PASSES	8
 
 void mmc_set_status(const char *fmt, ...)
 {
@@ -64,9 +76,19 @@ void mmc_set_status(const char *fmt, ...)
 	va_end(args);
 }
 
+/*
+ * Free memory as reserve_mb counts it: outside CMA areas, since the
+ * unmovable allocations of the kernel (and of the pool) cannot use CMA.
+ * Counting CMA's free pages let a drain stop with free memory made mostly
+ * of an untouched CMA area (arm64: 64 MiB), whose pages of every color a
+ * movable allocation takes first once the movable free lists are empty.
+ */
 static unsigned long mmc_free_pages(void)
 {
-	return global_zone_page_state(NR_FREE_PAGES);
+	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
+	unsigned long cma = global_zone_page_state(NR_FREE_CMA_PAGES);
+
+	return free > cma ? free - cma : 0;
 }
 
 static unsigned long mmc_reserve_pages(void)
@@ -77,6 +99,39 @@ static unsigned long mmc_reserve_pages(void)
 u32 mmc_color_of(unsigned long pfn)
 {
 	return hvc_color_of_pfn(&mmc.geo, pfn);
+}
+
+/*
+ * Pages freed one by one wait on the freeing CPU's per-cpu lists, up to
+ * their high marks (56 MB together in the x86_64 test VM), and MemFree
+ * does not count them: after a release of the quarantine MemFree came
+ * back 16-33 MB short, those pages sitting there until some allocation
+ * took them. The allocator empties a CPU's lists when it frees high-order
+ * pages right after a run of frees (6.1: one such free; 6.7 on: two in a
+ * row), so two order-1 pages freed on every CPU hand what a drain,
+ * release or shrink gave back to the buddy allocator, where it counts as
+ * free and can merge.
+ */
+static long mmc_pcp_flush_local(void *arg)
+{
+	struct page *a = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+	struct page *b = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+
+	if (a)
+		__free_pages(a, 1);
+	if (b)
+		__free_pages(b, 1);
+	return 0;
+}
+
+static void mmc_pcp_flush(void)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		work_on_cpu(cpu, mmc_pcp_flush_local, NULL);
+	cpus_read_unlock();
 }
 
 /* hv-color's error codes are negative errno values. */
@@ -298,37 +353,60 @@ static int mmc_pool_grow(unsigned long target)
 	return err;
 }
 
+/*
+ * Only blocks with no page in use go back, all or nothing. Each block
+ * leaves the allocator in its own alloc_lock section (MMC_LOCK_BATCH frames
+ * at most with the usual 1 MiB blocks), so a large pool is never walked
+ * with preemption off. A fault may take a page of a block meanwhile: that
+ * block is skipped, and if the target cannot be reached any more the
+ * blocks already taken out go back. Called with mmc.lock held.
+ */
 static int mmc_pool_shrink(unsigned long target)
 {
 	struct mmc_block *block, *tmp;
-	unsigned long can_drop = 0;
+	unsigned long can_drop = 0, busy;
 	LIST_HEAD(dropped);
 
-	/* First see whether enough idle blocks exist: all or nothing. */
+	/* First see whether enough idle blocks exist (a count per block). */
 	spin_lock(&mmc.alloc_lock);
 	list_for_each_entry(block, &mmc.blocks, node)
 		if (!block->nr_used)
 			can_drop += block->nr_pages;
-	if (mmc.pool_pages - can_drop > target) {
-		spin_unlock(&mmc.alloc_lock);
+	busy = mmc.pool_pages - can_drop;
+	spin_unlock(&mmc.alloc_lock);
+	if (busy > target) {
 		mmc_set_status("pool: %lu pages in use, cannot shrink to %lu",
-			       mmc.pool_pages - can_drop, target);
+			       busy, target);
 		return -EBUSY;
 	}
 	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
 		if (mmc.pool_pages <= target)
 			break;
-		if (block->nr_used)
-			continue;
-		mmc_block_remove(block);
-		list_add(&block->node, &dropped);
+		spin_lock(&mmc.alloc_lock);
+		if (!block->nr_used) {
+			mmc_block_remove(block);
+			list_add(&block->node, &dropped);
+		}
+		spin_unlock(&mmc.alloc_lock);
+		cond_resched();
 	}
-	spin_unlock(&mmc.alloc_lock);
+	if (mmc.pool_pages > target) {
+		/* Pages were taken meanwhile: put everything back. */
+		list_for_each_entry_safe(block, tmp, &dropped, node) {
+			list_del(&block->node);
+			mmc_block_add(block);
+			cond_resched();
+		}
+		mmc_set_status("pool: pages taken while shrinking, cannot shrink to %lu",
+			       target);
+		return -EBUSY;
+	}
 	list_for_each_entry_safe(block, tmp, &dropped, node) {
 		list_del(&block->node);
 		mmc_block_free(block);
 		cond_resched();
 	}
+	mmc_pcp_flush();
 	return 0;
 }
 
@@ -458,29 +536,53 @@ static int mmc_quarantine_add(struct page *page, u32 color)
 	return 0;
 }
 
-/* Give free quarantined pages of root colors back to the buddy allocator. */
+/*
+ * Give free quarantined pages of root colors back to the buddy allocator,
+ * MMC_LOCK_BATCH list entries per alloc_lock section. Entries not to be
+ * released wait on a local list until the walk is done; mmc_pool_free()
+ * may unlink one from there, which it does under alloc_lock like every
+ * change of these lists. Called with mmc.lock held (or at exit).
+ */
 static void mmc_quarantine_release(void)
 {
 	struct mmc_frame *frame, *tmp;
+	LIST_HEAD(kept);
 	LIST_HEAD(out);
+	unsigned long released = 0;
+	unsigned int n;
+	bool more = true;
 
-	spin_lock(&mmc.alloc_lock);
-	list_for_each_entry_safe(frame, tmp, &mmc.quarantine, qnode) {
-		u32 color = frame->hf.color;
+	while (more) {
+		spin_lock(&mmc.alloc_lock);
+		for (n = 0; n < MMC_LOCK_BATCH && !list_empty(&mmc.quarantine); n++) {
+			u32 color;
 
-		if (frame->hf.state != HVC_FRAME_FREE ||
-		    !hvc_mask_test(&mmc.root.m, color))
-			continue;
-		WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &frame->hf));
-		list_move(&frame->qnode, &out);
-		mmc.quarantined--;
-		mmc.quar_per_color[color]--;
+			frame = list_first_entry(&mmc.quarantine, struct mmc_frame, qnode);
+			color = frame->hf.color;
+			if (frame->hf.state != HVC_FRAME_FREE ||
+			    !hvc_mask_test(&mmc.root.m, color)) {
+				list_move_tail(&frame->qnode, &kept);
+				continue;
+			}
+			WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &frame->hf));
+			list_move(&frame->qnode, &out);
+			mmc.quarantined--;
+			mmc.quar_per_color[color]--;
+		}
+		more = !list_empty(&mmc.quarantine);
+		if (!more)
+			list_splice_init(&kept, &mmc.quarantine);
+		spin_unlock(&mmc.alloc_lock);
+		list_for_each_entry_safe(frame, tmp, &out, qnode) {
+			__free_page(frame->page);
+			kmem_cache_free(mmc_frame_cache, frame);
+			released++;
+		}
+		INIT_LIST_HEAD(&out);
+		cond_resched();
 	}
-	spin_unlock(&mmc.alloc_lock);
-	list_for_each_entry_safe(frame, tmp, &out, qnode) {
-		__free_page(frame->page);
-		kmem_cache_free(mmc_frame_cache, frame);
-	}
+	if (released)
+		mmc_pcp_flush();
 	/* A drain's metadata is megabytes of slab: give it back too. */
 	if (!mmc.quarantined)
 		kmem_cache_shrink(mmc_frame_cache);
@@ -488,11 +590,79 @@ static void mmc_quarantine_release(void)
 
 struct mmc_drain_ctx {
 	struct task_struct *writer;	/* whose signals interrupt the drain */
-	struct list_head held;		/* root-colored pages, freed at the end */
+	struct list_head held;		/* root-colored pages, freed after a pass */
+	unsigned long margin;		/* free pages one allocation may move */
+	unsigned long found;		/* foreign pages quarantined this pass */
+	gfp_t gfp;			/* of the page-by-page passes */
 	unsigned long n;
 	int err;
 };
 
+/*
+ * The most pages one allocation can take off the free lists: a refill of
+ * a per-cpu list, at most its high mark (the batch on 6.1, up to high
+ * where the batch scales), on any CPU and zone. Stopping this far above
+ * the reserve keeps free memory at or above it.
+ */
+static unsigned long mmc_pcp_margin(void)
+{
+	unsigned long most = 1;
+	unsigned int cpu;
+	int nid, z;
+
+	for_each_online_node(nid) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			for_each_online_cpu(cpu) {
+				struct per_cpu_pages *pcp;
+
+				pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+				most = max_t(unsigned long, most,
+					     max(READ_ONCE(pcp->high), 0));
+			}
+		}
+	}
+	return most;
+}
+
+/*
+ * Whether a movable allocation could land in a CMA area or ZONE_MOVABLE:
+ * then the page-by-page drain asks for unmovable pages unless
+ * drain_movable says otherwise.
+ */
+static bool mmc_movable_areas(void)
+{
+	int nid, z;
+
+	for_each_online_node(nid) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			if (zone_idx(zone) == ZONE_MOVABLE || zone_cma_pages(zone))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Movable allocations see free pages in the order in which process memory
+ * will get them (the movable per-cpu lists first, then the movable free
+ * lists, smallest block first) and reach the per-cpu lists that unmovable
+ * ones never touch: the drain uses them wherever they cannot take pages
+ * out of CMA or ZONE_MOVABLE, or where drain_movable allows that.
+ */
+static gfp_t mmc_drain_gfp(void)
+{
+	return mmc.drain_movable || !mmc_movable_areas() ? MMC_DRAIN_GFP : MMC_GFP;
+}
+
+/* Stop before an allocation could take free memory below the reserve. */
 static bool mmc_drain_stop(struct mmc_drain_ctx *ctx, unsigned int order)
 {
 	if (!(++ctx->n % MMC_BATCH)) {
@@ -503,7 +673,7 @@ static bool mmc_drain_stop(struct mmc_drain_ctx *ctx, unsigned int order)
 		}
 	}
 	return ctx->err ||
-	       mmc_free_pages() < mmc_reserve_pages() + (1UL << order);
+	       mmc_free_pages() < mmc_reserve_pages() + ctx->margin + (1UL << order);
 }
 
 /* Whole color blocks: keep their foreign pages, free the rest at once. */
@@ -534,36 +704,28 @@ static void mmc_drain_blocks(struct mmc_drain_ctx *ctx)
 /*
  * Single pages, run on each CPU in turn: an allocation takes from its own
  * CPU's per-cpu free list first, and those lists are not reachable from
- * elsewhere (drain_all_pages() is not exported). So each pass goes on
- * below the reserve for as many pages as that list can hold.
+ * elsewhere (drain_all_pages() is not exported). Root-colored pages are
+ * held until the pass ends, so the allocator cannot hand them out again.
  */
 static long mmc_drain_local(void *arg)
 {
 	struct mmc_drain_ctx *ctx = arg;
-	unsigned int cpu = smp_processor_id();
-	unsigned int below = 0, pcp_high = 0;
 	struct page *page;
 
-	for (;;) {
+	while (!mmc_drain_stop(ctx, 0)) {
 		u32 color;
 
-		if (mmc_drain_stop(ctx, 0) && (ctx->err || below++ >= pcp_high))
-			break;
-		page = alloc_page(MMC_DRAIN_GFP);
+		page = alloc_page(ctx->gfp);
 		if (!page)
 			break;
-		if (!pcp_high) {
-			struct per_cpu_pages *pcp;
-
-			pcp = per_cpu_ptr(page_zone(page)->per_cpu_pageset, cpu);
-			pcp_high = max_t(int, 1, READ_ONCE(pcp->high));
-		}
 		color = mmc_color_of(page_to_pfn(page));
 		if (hvc_mask_test(&mmc.root.m, color)) {
 			list_add(&page->lru, &ctx->held);
 		} else if (mmc_quarantine_add(page, color)) {
 			__free_page(page);
 			ctx->err = -ENOMEM;
+		} else {
+			ctx->found++;
 		}
 	}
 	return 0;
@@ -571,31 +733,37 @@ static long mmc_drain_local(void *arg)
 
 /*
  * Pull free pages of non-root colors out of the buddy allocator: first
- * whole color blocks, then single pages on every CPU, holding the
- * root-colored ones until the end so that the allocator cannot hand the
- * same ones back. Both stop at the reserve, so the system keeps memory to
- * run on.
+ * whole color blocks (unmovable allocations), then single pages on every
+ * CPU. Every allocation stops short of the reserve by what one per-cpu
+ * refill can take, so free memory outside CMA never drops below
+ * reserve_mb.
+ *
+ * A pass takes free pages down to the reserve; the pages left there are
+ * the ones the allocator would hand out last, of any color. Freeing the
+ * held root-colored pages changes that order (they merge into larger
+ * blocks, and a movable allocation takes the smallest first or falls back
+ * to a CMA area), so the next pass reaches part of what the last one left,
+ * and so on: passes repeat until one finds no foreign page (at most
+ * MMC_DRAIN_PASSES). What stays is a reserve of root-colored pages. A
+ * fixed two passes left foreign pages there after churn, which Linux then
+ * handed out first.
  */
 static int mmc_drain(void)
 {
 	struct mmc_drain_ctx ctx = {
 		.writer = current,
 		.held = LIST_HEAD_INIT(ctx.held),
+		.margin = mmc_pcp_margin(),
+		.gfp = mmc_drain_gfp(),
 	};
 	struct page *page, *tmp;
 	unsigned int cpu, pass;
 
 	mmc_drain_blocks(&ctx);
-	/*
-	 * Two passes: the first stops at the reserve, which is then made of
-	 * the order-0 leftovers of both colors. The allocator hands out its
-	 * smallest free blocks first, so the second pass takes those leftovers
-	 * before it splits the root-colored pages freed after the first, and
-	 * the reserve it leaves is mostly of root colors. After heavy churn
-	 * (many drains, stressors) it can still hold some percent of foreign
-	 * pages, which Linux then hands out first.
-	 */
-	for (pass = 0; pass < 2 && !ctx.err; pass++) {
+	mmc.drain_passes = 0;
+	for (pass = 0; pass < MMC_DRAIN_PASSES && !ctx.err; pass++) {
+		mmc.drain_passes++;
+		ctx.found = 0;
 		cpus_read_lock();
 		for_each_online_cpu(cpu) {
 			if (ctx.err)
@@ -607,7 +775,10 @@ static int mmc_drain(void)
 			list_del(&page->lru);
 			__free_page(page);
 		}
+		if (!ctx.found)
+			break;
 	}
+	mmc_pcp_flush();
 	return ctx.err;
 }
 
@@ -684,16 +855,15 @@ void mmc_core_exit(void)
 		hvc_mask_fill(&mmc.root.m, mmc.nr_colors);
 		mmc_quarantine_release();
 	}
-	spin_lock(&mmc.alloc_lock);
-	list_for_each_entry(block, &mmc.blocks, node)
-		for (unsigned long i = 0; i < block->nr_pages; i++)
-			WARN_ON_ONCE(hvc_alloc_remove(&mmc.alloc, &block->frames[i].hf));
-	mmc.pool_pages = 0;
-	spin_unlock(&mmc.alloc_lock);
+	/* One block per alloc_lock section, as in mmc_pool_shrink(). */
 	list_for_each_entry_safe(block, tmp, &mmc.blocks, node) {
-		list_del(&block->node);
+		spin_lock(&mmc.alloc_lock);
+		mmc_block_remove(block);
+		spin_unlock(&mmc.alloc_lock);
 		mmc_block_free(block);
+		cond_resched();
 	}
+	mmc_pcp_flush();
 	kfree(mmc.managed);
 	kfree(mmc.quar_per_color);
 	kmem_cache_destroy(mmc_frame_cache);

@@ -76,6 +76,8 @@ struct mmc_state {
 	unsigned long limit_fd_mb;
 	unsigned long limit_total_mb;
 	unsigned long reserve_mb;
+	bool drain_movable;		/* drains may take CMA, ZONE_MOVABLE */
+	unsigned int drain_passes;	/* page-by-page passes of the last drain */
 	char status[160];
 };
 

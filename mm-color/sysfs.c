@@ -288,6 +288,34 @@ static ssize_t root_colors_store(struct kobject *kobj,
 
 static struct kobj_attribute root_colors_attr = __ATTR_RW(root_colors);
 
+MMC_RO(drain_passes, "%u", mmc.drain_passes);
+
+static ssize_t drain_movable_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(mmc.drain_movable));
+}
+
+/* 0 or 1; applies to the next drain (root_colors write). */
+static ssize_t drain_movable_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t len)
+{
+	unsigned long val;
+	int err;
+
+	mutex_lock(&mmc.lock);
+	err = mmc_parse_ulong(buf, 1, &val, "drain_movable");
+	if (!err) {
+		mmc.drain_movable = val;
+		mmc_set_status("ok");
+	}
+	mutex_unlock(&mmc.lock);
+	return err ? err : len;
+}
+
+static struct kobj_attribute drain_movable_attr = __ATTR_RW(drain_movable);
+
 static struct attribute *mmc_attrs[] = {
 	&nr_colors_attr.attr,
 	&way_size_attr.attr,
@@ -303,6 +331,8 @@ static struct attribute *mmc_attrs[] = {
 	&root_colors_attr.attr,
 	&quarantined_pages_attr.attr,
 	&foreign_in_use_pages_attr.attr,
+	&drain_movable_attr.attr,
+	&drain_passes_attr.attr,
 	&reserve_mb_attr.attr,
 	&limit_fd_mb_attr.attr,
 	&limit_total_mb_attr.attr,
