@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,15 +26,15 @@
 static int cpu, prio;
 static long interval_us;
 static double seconds;
-static uint32_t hist[BUCKETS];
-static uint64_t wakes, over_1ms, sum_ns, max_ns;
+static unsigned int hist[BUCKETS];
+static unsigned long long wakes, over_1ms, sum_ns, max_ns;
 
-static uint64_t ts_ns(const struct timespec *ts)
+static unsigned long long ts_ns(const struct timespec *ts)
 {
-	return (uint64_t)ts->tv_sec * 1000000000ull + ts->tv_nsec;
+	return (unsigned long long)ts->tv_sec * 1000000000ull + ts->tv_nsec;
 }
 
-static struct timespec ns_ts(uint64_t ns)
+static struct timespec ns_ts(unsigned long long ns)
 {
 	struct timespec ts = {
 		.tv_sec = ns / 1000000000ull,
@@ -45,7 +44,7 @@ static struct timespec ns_ts(uint64_t ns)
 	return ts;
 }
 
-static uint64_t now_ns(void)
+static unsigned long long now_ns(void)
 {
 	struct timespec ts;
 
@@ -55,13 +54,13 @@ static uint64_t now_ns(void)
 
 static void *run(void *arg)
 {
-	uint64_t end, target, late, t;
+	unsigned long long end, target, late, t;
 	struct timespec ts;
 	size_t b;
 	int err;
 
 	(void)arg;
-	end = now_ns() + (uint64_t)(seconds * 1e9);
+	end = now_ns() + (unsigned long long)(seconds * 1e9);
 	for (t = now_ns(); t < end; ) {
 		target = t + interval_us * 1000ull;
 		ts = ns_ts(target);
@@ -83,7 +82,7 @@ static void *run(void *arg)
 	return NULL;
 }
 
-static void usage(void)
+static void bad_args(void)
 {
 	fprintf(stderr, "usage: fifolat -c CPU -p PRIO -i INTERVAL_US -t SECONDS\n");
 	exit(2);
@@ -94,7 +93,7 @@ int main(int argc, char **argv)
 	struct sched_param sp = { 0 };
 	pthread_attr_t attr;
 	pthread_t thread;
-	uint64_t seen = 0;
+	unsigned long long seen = 0;
 	cpu_set_t set;
 	size_t b;
 	int opt, err;
@@ -114,12 +113,12 @@ int main(int argc, char **argv)
 			seconds = atof(optarg);
 			break;
 		default:
-			usage();
+			bad_args();
 		}
 	}
 	if (optind != argc || prio < 1 || prio > 99 || interval_us < 1 ||
 	    seconds <= 0)
-		usage();
+		bad_args();
 	/* No page fault may add to a wake-up. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		perror("fifolat: mlockall");
@@ -146,10 +145,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	printf("wakes %llu max_us %llu avg_us %llu p99_us %llu over_1ms %llu\n",
-	       (unsigned long long)wakes,
-	       (unsigned long long)(max_ns / 1000),
-	       (unsigned long long)(wakes ? sum_ns / wakes / 1000 : 0),
-	       (unsigned long long)((b + 1) * BUCKET_US),
-	       (unsigned long long)over_1ms);
+	       wakes, max_ns / 1000, wakes ? sum_ns / wakes / 1000 : 0,
+	       (unsigned long long)(b + 1) * BUCKET_US, over_1ms);
 	return 0;
 }
