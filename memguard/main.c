@@ -12,12 +12,22 @@
  * period boundaries and on overflow, and holds an over-budget core in the
  * real idle loop (play_idle_precise()) until the period ends.
  *
- * What cannot be held: interrupt handlers and NMIs keep running on a held
- * core, and a thread of higher priority than the holder can not exist (the
- * holder runs at the top FIFO priority) but stop-machine work still runs.
- * The holder is subject to RT throttling: with the default
- * sched_rt_runtime_us (950000 of 1000000) a core is held at most 95% of
- * each second; set sched_rt_runtime_us to -1 for budgets below 5%.
+ * What a hold lets through (the ABI document lists it for standard and
+ * PREEMPT_RT kernels): hard interrupts (on standard kernels with the
+ * softirqs run at their exit), NMIs, stop-machine work, SCHED_DEADLINE
+ * tasks and every RT task above the holder's priority, hold_priority
+ * (default 48, below the interrupt threads at SCHED_FIFO 50 and 49, which
+ * must not wait for a period). RT tasks at 49 and above thus escape
+ * regulation unless hold_priority is raised. Work of SCHED_NORMAL threads
+ * (kworkers, ksoftirqd) and of RT threads at or below the holder's
+ * priority waits until the period ends.
+ *
+ * A hold is RT run time: with the default sched_rt_runtime_us (950000 of
+ * 1000000) all RT tasks of a CPU together, the holder included, run at
+ * most 95% of each second, and a throttled CPU runs its SCHED_NORMAL tasks
+ * in the rest; set sched_rt_runtime_us to -1 for budgets below 5%. On
+ * kernels with the fair deadline server (6.12 on) that server gives
+ * SCHED_NORMAL tasks its share (50 ms of each second) in any case.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,6 +76,9 @@ MODULE_PARM_DESC(reclaim, "Donate predicted unused budget to a shared pool (defa
 static bool enable = true;
 module_param(enable, bool, 0444);
 MODULE_PARM_DESC(enable, "Start regulating at load (default on)");
+static unsigned int hold_priority = MG_HOLD_PRIO_DEFAULT;
+module_param(hold_priority, uint, 0444);
+MODULE_PARM_DESC(hold_priority, "SCHED_FIFO priority of the holder threads (1..99, default 48): RT tasks above it run through holds");
 
 DEFINE_PER_CPU(struct mg_cpu, mg_cpus);
 struct mg_config mg_config;
@@ -495,15 +508,21 @@ static int mg_thread_fn(void *data)
 	return 0;
 }
 
-static int mg_cpu_online(unsigned int cpu)
+/* play_idle_precise() needs SCHED_FIFO; the priority is hold_priority. */
+static int mg_thread_set_priority(struct task_struct *thread, u32 prio)
 {
-	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
-	/* Top FIFO priority: no RT task can bypass a held core. */
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = SCHED_FIFO,
-		.sched_priority = MAX_RT_PRIO - 1,
+		.sched_priority = prio,
 	};
+
+	return sched_setattr_nocheck(thread, &attr);
+}
+
+static int mg_cpu_online(unsigned int cpu)
+{
+	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
 	struct perf_event *event[MG_NR_SLOTS] = { NULL };
 	int err[MG_NR_SLOTS] = { 0 };
 	struct task_struct *thread;
@@ -530,7 +549,7 @@ static int mg_cpu_online(unsigned int cpu)
 		ret = PTR_ERR(thread);
 		goto fail;
 	}
-	ret = sched_setattr_nocheck(thread, &attr);
+	ret = mg_thread_set_priority(thread, mg_config.hold_priority);
 	if (ret) {
 		kthread_stop(thread);
 		goto fail;
@@ -718,6 +737,43 @@ void mg_set_enabled(bool on)
 	}
 }
 
+/**
+ * mg_set_hold_priority() - change the holder threads' SCHED_FIFO priority
+ * @prio: the new priority, MG_HOLD_PRIO_MIN..MG_HOLD_PRIO_MAX
+ *
+ * Applies at once to the thread of every online CPU, also to one that is
+ * holding its CPU (the hold still ends with its period); CPUs coming
+ * online later take it too. Caller holds cpus_read_lock() and
+ * mg_config_lock.
+ *
+ * Return: 0, or the error of sched_setattr_nocheck(), with every thread
+ * back at the old priority.
+ */
+int mg_set_hold_priority(u32 prio)
+{
+	u32 old = mg_config.hold_priority;
+	unsigned int cpu, undo;
+	int ret = 0;
+
+	for_each_online_cpu(cpu) {
+		ret = mg_thread_set_priority(per_cpu_ptr(&mg_cpus, cpu)->thread,
+					     prio);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		for_each_online_cpu(undo) {
+			if (undo == cpu)
+				break;
+			mg_thread_set_priority(per_cpu_ptr(&mg_cpus, undo)->thread,
+					       old);
+		}
+		return ret;
+	}
+	mg_config.hold_priority = prio;
+	return 0;
+}
+
 void mg_reset_stats(unsigned int cpu)
 {
 	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
@@ -805,8 +861,14 @@ static int __init memguard_init(void)
 		       line_size, MG_LINE_SIZE_MIN, MG_LINE_SIZE_MAX);
 		return -EINVAL;
 	}
+	if (hold_priority < MG_HOLD_PRIO_MIN || hold_priority > MG_HOLD_PRIO_MAX) {
+		pr_err("hold_priority=%u: must be %u..%u\n", hold_priority,
+		       MG_HOLD_PRIO_MIN, MG_HOLD_PRIO_MAX);
+		return -ERANGE;
+	}
 	mg_config.period_us = period_us;
 	mg_config.line_size = line_size;
+	mg_config.hold_priority = hold_priority;
 	mg_config.reclaim = reclaim;
 	mg_config.enabled = enable;
 	mg_timebase_set(period_us);
@@ -841,8 +903,8 @@ static int __init memguard_init(void)
 		cpuhp_remove_state(mg_hp_state);
 		return ret;
 	}
-	pr_info("loaded: period %u us, line size %u B, reclaim %s\n",
-		period_us, line_size, reclaim ? "on" : "off");
+	pr_info("loaded: period %u us, line size %u B, reclaim %s, holders at SCHED_FIFO %u\n",
+		period_us, line_size, reclaim ? "on" : "off", hold_priority);
 	return 0;
 }
 

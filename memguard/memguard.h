@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
+#include <linux/sched/prio.h>
 #include <linux/types.h>
 
 enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
@@ -24,6 +25,14 @@ enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
 #define MG_LINE_SIZE_MIN	16
 #define MG_LINE_SIZE_MAX	4096
 #define MG_LINE_SIZE_DEFAULT	64
+/*
+ * SCHED_FIFO priority of the holder threads. The default is the highest
+ * that lets every interrupt thread through a hold: primary threads run at
+ * 50, secondary ones of forced-threaded handlers at 49 on newer kernels.
+ */
+#define MG_HOLD_PRIO_MIN	1
+#define MG_HOLD_PRIO_MAX	(MAX_RT_PRIO - 1)
+#define MG_HOLD_PRIO_DEFAULT	48
 #define MG_MBPS_MAX		1000000ULL
 #define MG_EVENTS_MAX		BIT_ULL(48)
 /* Sample period of a counter that only counts: rarely interrupts. */
@@ -115,6 +124,7 @@ struct mg_config {
 	bool reclaim;
 	u32 period_us;
 	u32 line_size;
+	u32 hold_priority;
 	struct mg_event_spec event[MG_NR_SLOTS];
 	/* Why the default event of a slot could not be used (0 if it could). */
 	int default_err[MG_NR_SLOTS];
@@ -141,6 +151,7 @@ void mg_set_budget(unsigned int cpu, enum mg_slot slot,
 void mg_set_critical(unsigned int cpu, bool critical);
 void mg_set_period(u32 period_us);
 void mg_set_enabled(bool enabled);
+int mg_set_hold_priority(u32 prio);
 void mg_reset_stats(unsigned int cpu);
 u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
 		     u32 line_size);

@@ -401,6 +401,37 @@ static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr
 	return ret ?: count;
 }
 
+static ssize_t hold_priority_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(mg_config.hold_priority));
+}
+
+static ssize_t hold_priority_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	u32 prio;
+	int ret = kstrtou32(buf, 10, &prio);
+
+	if (!ret && (prio < MG_HOLD_PRIO_MIN || prio > MG_HOLD_PRIO_MAX))
+		ret = -ERANGE;
+	mg_lock();
+	if (ret) {
+		mg_cmd_status("hold_priority: expected a SCHED_FIFO priority, %u..%u",
+			      MG_HOLD_PRIO_MIN, MG_HOLD_PRIO_MAX);
+	} else {
+		ret = mg_set_hold_priority(prio);
+		if (ret)
+			mg_cmd_status("hold_priority: %pe; old kept",
+				      ERR_PTR(ret));
+		else
+			mg_cmd_status("ok");
+	}
+	mg_unlock();
+	return ret ?: count;
+}
+
 static ssize_t mg_event_show(enum mg_slot slot, char *buf)
 {
 	char name[48];
@@ -617,6 +648,7 @@ static struct kobj_attribute mg_attr_enable = __ATTR_RW(enable);
 static struct kobj_attribute mg_attr_reclaim = __ATTR_RW(reclaim);
 static struct kobj_attribute mg_attr_period_us = __ATTR_RW(period_us);
 static struct kobj_attribute mg_attr_line_size = __ATTR_RW(line_size);
+static struct kobj_attribute mg_attr_hold_priority = __ATTR_RW(hold_priority);
 static struct kobj_attribute mg_attr_read_event = __ATTR_RW(read_event);
 static struct kobj_attribute mg_attr_write_event = __ATTR_RW(write_event);
 static struct kobj_attribute mg_attr_budgets = __ATTR_RW(budgets);
@@ -630,6 +662,7 @@ static struct attribute *mg_attrs[] = {
 	&mg_attr_reclaim.attr,
 	&mg_attr_period_us.attr,
 	&mg_attr_line_size.attr,
+	&mg_attr_hold_priority.attr,
 	&mg_attr_read_event.attr,
 	&mg_attr_write_event.attr,
 	&mg_attr_budgets.attr,
