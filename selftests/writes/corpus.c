@@ -22,7 +22,8 @@
  * Expects the module loaded and quiet (see vm-run): mm-color with a
  * 16-color geometry and a non-empty pool, memguard with enable 0.
  * CORPUS_SKIP=name,name leaves interfaces out (to run the corpus against
- * an old module that a case would take down).
+ * an old module that a case would take down); CORPUS_VERBOSE=1 prints
+ * every failing case, not only the first MAX_SHOWN per interface.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -80,6 +81,7 @@ struct corpus {
 };
 
 static const char *dir;		/* MMC_DIR or MG_DIR */
+static unsigned int max_shown = MAX_SHOWN;
 static int failed_points, point;
 static char snap_a[SNAP_MAX], snap_b[SNAP_MAX];
 
@@ -605,7 +607,7 @@ static void run_file(const struct iface *f, const struct corpus *k,
 			why = "status";
 		if (!why)
 			continue;
-		if (++bad <= MAX_SHOWN) {
+		if (++bad <= max_shown) {
 			first_diff(snap_a, snap_b, diff, sizeof(diff));
 			printf("# %s <- %s: got %s, want %s", f->file,
 			       show(c->buf, c->len), ename(got), ename(c->err));
@@ -970,7 +972,7 @@ static void run_ioctls(const char *name, struct icorpus *k)
 		if (got == c->err && !mask_err &&
 		    !memcmp(back, mask_words, sizeof(back)))
 			continue;
-		if (++bad <= MAX_SHOWN)
+		if (++bad <= max_shown)
 			printf("# %s: got %s, want %s%s\n", c->what, ename(got),
 			       ename(c->err), memcmp(back, mask_words, sizeof(back)) ?
 			       "; the file's mask changed" : "");
@@ -1120,6 +1122,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: corpus mm-color|memguard...\n");
 		return 2;
 	}
+	if (getenv("CORPUS_VERBOSE"))
+		max_shown = ~0U;
 	printf("TAP version 13\n");
 	for (i = 1; i < argc; i++) {
 		printf("# %s\n", argv[i]);
