@@ -448,7 +448,10 @@ static ssize_t mg_event_store(enum mg_slot slot, const char *buf, size_t count)
 		return -ENOMEM;
 	ret = mg_event_parse(in, &spec);
 	mg_lock();
-	if (ret) {
+	if (ret == -ERANGE) {
+		mg_cmd_status("%s_event: '%.40s': raw event number above 64 bits",
+			      mg_slot_name[slot], in);
+	} else if (ret) {
 		mg_cmd_status("%s_event: '%.40s' is not an event (name, raw:N, sw:NAME or none)",
 			      mg_slot_name[slot], in);
 	} else {

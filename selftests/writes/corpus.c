@@ -87,6 +87,10 @@ static char snap_a[SNAP_MAX], snap_b[SNAP_MAX];
 
 static void add(struct corpus *k, const void *buf, size_t len, int err)
 {
+	/* Generic inputs built from a short value can repeat a specific one. */
+	for (unsigned int i = 0; i < k->n; i++)
+		if (k->c[i].len == len && !memcmp(k->c[i].buf, buf, len))
+			return;
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 128;
 		k->c = realloc(k->c, k->cap * sizeof(*k->c));
