@@ -8,12 +8,16 @@
  * A write is one line of text: no NUL byte, no newline except one as the
  * last byte, and no longer than the interface allows.
  *
- * sysfs hands a store at most PAGE_SIZE bytes of any longer write (kernfs
- * copies min(count, PAGE_SIZE), NUL-terminates the copy and returns what
- * the store returns, so a store that accepts the cut makes write(2) return
- * PAGE_SIZE, a short write, with the cut applied). A store cannot tell a
- * cut from a write of exactly PAGE_SIZE bytes, so sysfs files accept at
- * most CG_SYSFS_TEXT_MAX bytes.
+ * sysfs hands a store at most PAGE_SIZE bytes of any longer write (6.1
+ * kernfs_fop_write_iter(): no atomic_write_len for sysfs attributes, so
+ * it copies min(count, PAGE_SIZE), NUL-terminates the copy and returns
+ * what the store returns). A store that accepted the cut would make
+ * write(2) return PAGE_SIZE, a short write with the cut applied, and a
+ * caller that writes the rest (stdio, a shell's echo) would send it as a
+ * second value of its own. A store cannot tell a cut from a write of
+ * exactly PAGE_SIZE bytes, so sysfs files accept at most
+ * CG_SYSFS_TEXT_MAX bytes: a longer write fails whole with E2BIG
+ * (write(2) returns -1), nothing applied.
  */
 #ifndef _COLORGUARD_USER_TEXT_H
 #define _COLORGUARD_USER_TEXT_H
