@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memguard sysfs interface: /sys/kernel/memguard/ and its cpuN/ folders
- * (Documentation/ABI/testing/sysfs-kernel-memguard). A write is parsed and
- * checked completely before anything changes; a rejected write returns an
- * errno, changes nothing and explains itself in last_cmd_status.
+ * (Documentation/ABI/testing/sysfs-kernel-memguard). Every write passes
+ * mg_attr_store(), which applies the rule of <colorguard/user_text.h>, and
+ * is then parsed and checked completely before anything changes; a
+ * rejected write returns an errno, changes nothing and explains itself in
+ * last_cmd_status.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,6 +15,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+
+#include <colorguard/user_text.h>
 
 #include "memguard.h"
 
@@ -50,14 +54,34 @@ static void mg_unlock(void)
 	cpus_read_unlock();
 }
 
-/* A stripped, NUL-terminated copy of a sysfs write. */
+/*
+ * A copy of a sysfs write without its trailing newline (mg_attr_store()
+ * has made sure there is no other newline and no NUL).
+ */
 static char *mg_input(const char *buf, size_t count)
 {
-	char *copy = kstrndup(buf, count, GFP_KERNEL);
+	if (count && buf[count - 1] == '\n')
+		count--;
+	return kstrndup(buf, count, GFP_KERNEL);
+}
 
-	if (copy)
-		memmove(copy, strim(copy), strlen(strim(copy)) + 1);
-	return copy;
+/* Exactly "0" or "1", optionally followed by a newline. */
+static int mg_parse_bool(const char *buf, size_t count, bool *val)
+{
+	if (count == 2 && buf[1] == '\n')
+		count = 1;
+	if (count != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	*val = buf[0] == '1';
+	return 0;
+}
+
+/* cpulist_parse() with ERANGE, not EOVERFLOW, for a number too large. */
+static int mg_cpulist_parse(const char *str, struct cpumask *mask)
+{
+	int ret = cpulist_parse(str, mask);
+
+	return ret == -EOVERFLOW ? -ERANGE : ret;
 }
 
 int mg_budget_parse(const char *str, struct mg_budget *budget)
@@ -147,9 +171,11 @@ static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
 		comma = strchr(rest, ',');
 		if (comma)
 			*comma++ = '\0';
-		ret = cpulist_parse(tok, mask);
+		ret = mg_cpulist_parse(tok, mask);
+		if (!ret && cpumask_empty(mask))
+			ret = -EINVAL;
 		if (ret) {
-			*why = "bad CPU list";
+			*why = ret == -ERANGE ? "no such CPU" : "bad CPU list";
 			break;
 		}
 		ret = mg_check_cpus(mask, allowed);
@@ -202,7 +228,7 @@ int mg_params_apply(const char *budgets, const char *critical)
 			ret = -ENOMEM;
 			goto out;
 		}
-		ret = cpulist_parse(critical, mask);
+		ret = mg_cpulist_parse(critical, mask);
 		if (!ret)
 			ret = mg_check_cpus(mask, cpu_possible_mask);
 		if (!ret)
@@ -311,7 +337,7 @@ static ssize_t enable_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
 	bool on;
-	int ret = kstrtobool(buf, &on);
+	int ret = mg_parse_bool(buf, count, &on);
 
 	mg_lock();
 	if (ret) {
@@ -334,7 +360,7 @@ static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t count)
 {
 	bool on;
-	int ret = kstrtobool(buf, &on);
+	int ret = mg_parse_bool(buf, count, &on);
 
 	mg_lock();
 	if (ret) {
@@ -453,7 +479,10 @@ static ssize_t mg_event_store(enum mg_slot slot, const char *buf, size_t count)
 		return -ENOMEM;
 	ret = mg_event_parse(in, &spec);
 	mg_lock();
-	if (ret) {
+	if (ret == -ERANGE) {
+		mg_cmd_status("%s_event: '%.40s': raw event number above 64 bits",
+			      mg_slot_name[slot], in);
+	} else if (ret) {
 		mg_cmd_status("%s_event: '%.40s' is not an event (name, raw:N, sw:NAME or none)",
 			      mg_slot_name[slot], in);
 	} else {
@@ -601,7 +630,10 @@ static ssize_t critical_store(struct kobject *kobj, struct kobj_attribute *attr,
 		free_cpumask_var(mask);
 		return -ENOMEM;
 	}
-	ret = cpulist_parse(in, mask);
+	ret = mg_cpulist_parse(in, mask);
+	/* Only "" or a lone newline clears: ",", " " are no empty list. */
+	if (!ret && *in && cpumask_empty(mask))
+		ret = -EINVAL;
 	mg_lock();
 	if (!ret)
 		ret = mg_check_cpus(mask, cpu_online_mask);
@@ -626,7 +658,7 @@ static ssize_t reset_stats_store(struct kobject *kobj,
 {
 	unsigned int cpu;
 	bool reset;
-	int ret = kstrtobool(buf, &reset);
+	int ret = mg_parse_bool(buf, count, &reset);
 
 	if (!ret && !reset)
 		ret = -EINVAL;
@@ -681,6 +713,59 @@ static unsigned int mg_kobj_cpu(struct kobject *kobj)
 {
 	return container_of(kobj, struct mg_cpu_kobj, kobj)->cpu;
 }
+
+static ssize_t mg_attr_show(struct kobject *kobj, struct attribute *attr,
+			    char *buf)
+{
+	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
+
+	return ka->show ? ka->show(kobj, ka, buf) : -EIO;
+}
+
+/*
+ * Every store of /sys/kernel/memguard/ and its cpuN/ folders comes through
+ * here, so no file can miss the rule of <colorguard/user_text.h> (length,
+ * NUL, one line).
+ */
+static ssize_t mg_attr_store(struct kobject *kobj, struct attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
+	char dir[16] = "";
+	const char *why;
+	int ret;
+
+	if (!ka->store)
+		return -EIO;
+	ret = cg_user_text_check(buf, count, CG_SYSFS_TEXT_MAX, &why);
+	if (!ret)
+		return ka->store(kobj, ka, buf, count);
+	if (kobj != mg_kobj)
+		snprintf(dir, sizeof(dir), "cpu%u/", mg_kobj_cpu(kobj));
+	mutex_lock(&mg_config_lock);
+	if (ret == -E2BIG)
+		mg_cmd_status("%s%s: write longer than %lu bytes", dir,
+			      attr->name, CG_SYSFS_TEXT_MAX);
+	else
+		mg_cmd_status("%s%s: %s", dir, attr->name, why);
+	mutex_unlock(&mg_config_lock);
+	return ret;
+}
+
+static const struct sysfs_ops mg_sysfs_ops = {
+	.show = mg_attr_show,
+	.store = mg_attr_store,
+};
+
+static void mg_kobj_release(struct kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static const struct kobj_type mg_ktype = {
+	.release = mg_kobj_release,
+	.sysfs_ops = &mg_sysfs_ops,
+};
 
 static ssize_t mg_budget_show(struct kobject *kobj, enum mg_slot slot,
 			      char *buf)
@@ -793,7 +878,7 @@ static ssize_t cpu_critical_store(struct kobject *kobj,
 {
 	unsigned int cpu = mg_kobj_cpu(kobj);
 	bool crit;
-	int ret = kstrtobool(buf, &crit);
+	int ret = mg_parse_bool(buf, count, &crit);
 
 	mg_lock();
 	if (!ret && !cpu_online(cpu))
@@ -901,7 +986,7 @@ static void mg_cpu_kobj_release(struct kobject *kobj)
 
 static const struct kobj_type mg_cpu_ktype = {
 	.release = mg_cpu_kobj_release,
-	.sysfs_ops = &kobj_sysfs_ops,
+	.sysfs_ops = &mg_sysfs_ops,
 	.default_groups = mg_cpu_groups,
 };
 
@@ -929,10 +1014,12 @@ int mg_sysfs_init(void)
 	unsigned int cpu;
 	int ret;
 
-	mg_kobj = kobject_create_and_add("memguard", kernel_kobj);
+	mg_kobj = kzalloc(sizeof(*mg_kobj), GFP_KERNEL);
 	if (!mg_kobj)
 		return -ENOMEM;
-	ret = sysfs_create_group(mg_kobj, &mg_group);
+	ret = kobject_init_and_add(mg_kobj, &mg_ktype, kernel_kobj, "memguard");
+	if (!ret)
+		ret = sysfs_create_group(mg_kobj, &mg_group);
 	if (ret) {
 		kobject_put(mg_kobj);
 		mg_kobj = NULL;

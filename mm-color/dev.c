@@ -36,6 +36,8 @@
 #include <linux/user_namespace.h>
 #include <linux/workqueue.h>
 
+#include <colorguard/user_text.h>
+
 #include "mm_color_int.h"
 
 static int mmc_gid = -1;
@@ -417,6 +419,7 @@ static long mmc_set_list(struct mmc_file *mf, void __user *arg)
 {
 	struct mm_color_list req;
 	struct mmc_mask mask;
+	const char *why;
 	char *buf;
 	long err;
 
@@ -424,14 +427,19 @@ static long mmc_set_list(struct mmc_file *mf, void __user *arg)
 		return -EFAULT;
 	if (req.flags || !req.len)
 		return -EINVAL;
+	/* Bounds the copy; cg_user_text_check() below says the same. */
 	if (req.len > MM_COLOR_LIST_MAX)
 		return -E2BIG;
 	buf = memdup_user_nul(u64_to_user_ptr(req.addr), req.len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	mutex_lock(&mmc.lock);
-	err = mmc_mask_parse(buf, &mask, false);
-	mutex_unlock(&mmc.lock);
+	/* A NUL would end the list early; one line, as in sysfs. */
+	err = cg_user_text_check(buf, req.len, MM_COLOR_LIST_MAX, &why);
+	if (!err) {
+		mutex_lock(&mmc.lock);
+		err = mmc_mask_parse(buf, &mask, false);
+		mutex_unlock(&mmc.lock);
+	}
 	kfree(buf);
 	if (err)
 		return err;

@@ -56,7 +56,7 @@ int mmc_mask_to_bits(const struct mmc_mask *mask, u64 *bits, u32 nbits)
 	u32 c;
 
 	if (!hvc_mask_fits(&mask->m, nbits))
-		return -EOVERFLOW;
+		return -ERANGE;	/* a color at or above nbits */
 	memset(bits, 0, DIV_ROUND_UP(nbits, 64) * sizeof(u64));
 	for (c = 0; c < nbits; c++)
 		if (hvc_mask_test(&mask->m, c))

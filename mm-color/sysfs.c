@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/mm/color/: one value per file (Documentation/ABI/testing/
- * sysfs-kernel-mm-color). Every write is parsed completely before it
- * changes anything; a rejected write leaves the old value and explains
- * itself in last_cmd_status.
+ * sysfs-kernel-mm-color). Every write passes mmc_attr_store(), which
+ * applies the rule of <colorguard/user_text.h>, and is then parsed
+ * completely before it changes anything; a rejected write leaves the old
+ * value and explains itself in last_cmd_status.
  */
 #include <linux/kernel.h>
 #include <linux/kernfs.h>
@@ -13,10 +14,9 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "mm_color_int.h"
+#include <colorguard/user_text.h>
 
-/* Longest list a write may carry; the buffer sysfs hands us is a page. */
-#define MMC_LIST_BUF	PAGE_SIZE
+#include "mm_color_int.h"
 
 struct mmc_color_attr {
 	struct kobj_attribute attr;
@@ -29,18 +29,26 @@ static struct kobject *mmc_free_kobj;
 static struct mmc_color_attr *mmc_color_attrs;
 static u32 mmc_nr_color_attrs;
 
-/* A decimal number, nothing else but one trailing newline. */
-static int mmc_parse_ulong(const char *buf, unsigned long max,
-			   unsigned long *val, const char *what)
+/*
+ * A decimal number, nothing else but one trailing newline: EINVAL if it
+ * is not one, ERANGE if it overflows or lies outside min..max.
+ */
+static int mmc_parse_ulong(const char *buf, unsigned long min,
+			   unsigned long max, unsigned long *val,
+			   const char *what)
 {
 	int err = kstrtoul(buf, 10, val);
 
+	if (err == -ERANGE) {
+		mmc_set_status("%s: number too large", what);
+		return err;
+	}
 	if (err) {
 		mmc_set_status("%s: not a decimal number", what);
 		return err;
 	}
-	if (*val > max) {
-		mmc_set_status("%s: %lu is above the maximum %lu", what, *val, max);
+	if (*val < min || *val > max) {
+		mmc_set_status("%s: %lu is outside %lu..%lu", what, *val, min, max);
 		return -ERANGE;
 	}
 	return 0;
@@ -101,7 +109,9 @@ static ssize_t way_size_store(struct kobject *kobj, struct kobj_attribute *attr,
 	int err;
 
 	mutex_lock(&mmc.lock);
-	err = mmc_parse_ulong(buf, SZ_1G, &val, "way_size");
+	/* The range hv-color's geometry allows: 2 to HVC_MAX_COLORS colors. */
+	err = mmc_parse_ulong(buf, 2 * PAGE_SIZE, HVC_MAX_COLORS * PAGE_SIZE,
+			      &val, "way_size");
 	if (!err)
 		err = mmc_set_geometry(val, 0, "sysfs");
 	if (!err)
@@ -131,10 +141,9 @@ static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr
 	int err;
 
 	mutex_lock(&mmc.lock);
-	err = mmc_parse_ulong(buf, PAGE_SIZE, &val, "line_size");
-	if (!err && (val < 16 || !is_power_of_2(val))) {
-		mmc_set_status("line_size: must be a power of two from 16 to %lu",
-			       PAGE_SIZE);
+	err = mmc_parse_ulong(buf, 16, PAGE_SIZE, &val, "line_size");
+	if (!err && !is_power_of_2(val)) {
+		mmc_set_status("line_size: %lu is not a power of two", val);
 		err = -EINVAL;
 	}
 	if (!err) {
@@ -165,8 +174,8 @@ static ssize_t pool_mb_store(struct kobject *kobj, struct kobj_attribute *attr,
 	int err;
 
 	mutex_lock(&mmc.lock);
-	err = mmc_parse_ulong(buf, totalram_pages() >> (20 - PAGE_SHIFT), &val,
-			      "pool_mb");
+	err = mmc_parse_ulong(buf, 0, totalram_pages() >> (20 - PAGE_SHIFT),
+			      &val, "pool_mb");
 	if (!err)
 		err = mmc_pool_resize(val << (20 - PAGE_SHIFT));
 	if (!err)
@@ -195,7 +204,8 @@ static ssize_t mmc_store_mb(const char *buf, size_t len, unsigned long *val,
 	int err;
 
 	mutex_lock(&mmc.lock);
-	err = mmc_parse_ulong(buf, totalram_pages() >> (20 - PAGE_SHIFT), &v, what);
+	err = mmc_parse_ulong(buf, 0, totalram_pages() >> (20 - PAGE_SHIFT), &v,
+			      what);
 	if (!err) {
 		*val = v;
 		mmc_set_status("ok");
@@ -269,13 +279,6 @@ static ssize_t root_colors_store(struct kobject *kobj,
 	struct mmc_mask mask;
 	int err;
 
-	/* sysfs cuts longer writes at a page: refuse rather than parse a cut. */
-	if (len >= PAGE_SIZE - 1) {
-		mutex_lock(&mmc.lock);
-		mmc_set_status("root_colors: list longer than %lu bytes", PAGE_SIZE - 2);
-		mutex_unlock(&mmc.lock);
-		return -E2BIG;
-	}
 	mutex_lock(&mmc.lock);
 	err = mmc_mask_parse(buf, &mask, true);
 	if (!err)
@@ -342,6 +345,56 @@ static struct attribute *mmc_attrs[] = {
 
 static const struct attribute_group mmc_group = {
 	.attrs = mmc_attrs,
+};
+
+static ssize_t mmc_attr_show(struct kobject *kobj, struct attribute *attr,
+			     char *buf)
+{
+	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
+
+	return ka->show ? ka->show(kobj, ka, buf) : -EIO;
+}
+
+/*
+ * Every store of the directory comes through here, so no file can miss
+ * the rule of <colorguard/user_text.h> (length, NUL, one line).
+ */
+static ssize_t mmc_attr_store(struct kobject *kobj, struct attribute *attr,
+			      const char *buf, size_t len)
+{
+	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
+	const char *why;
+	int err;
+
+	if (!ka->store)
+		return -EIO;
+	err = cg_user_text_check(buf, len, CG_SYSFS_TEXT_MAX, &why);
+	if (err) {
+		mutex_lock(&mmc.lock);
+		if (err == -E2BIG)
+			mmc_set_status("%s: write longer than %lu bytes",
+				       attr->name, CG_SYSFS_TEXT_MAX);
+		else
+			mmc_set_status("%s: %s", attr->name, why);
+		mutex_unlock(&mmc.lock);
+		return err;
+	}
+	return ka->store(kobj, ka, buf, len);
+}
+
+static const struct sysfs_ops mmc_sysfs_ops = {
+	.show = mmc_attr_show,
+	.store = mmc_attr_store,
+};
+
+static void mmc_kobj_release(struct kobject *kobj)
+{
+	kfree(kobj);
+}
+
+static const struct kobj_type mmc_ktype = {
+	.release = mmc_kobj_release,
+	.sysfs_ops = &mmc_sysfs_ops,
 };
 
 static ssize_t mmc_color_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -434,10 +487,12 @@ int mmc_sysfs_init(void)
 
 	if (!mm)
 		return -ENODEV;
-	mmc_kobj = kobject_create_and_add("color", mm);
+	mmc_kobj = kzalloc(sizeof(*mmc_kobj), GFP_KERNEL);
 	if (!mmc_kobj)
 		return -ENOMEM;
-	err = sysfs_create_group(mmc_kobj, &mmc_group);
+	err = kobject_init_and_add(mmc_kobj, &mmc_ktype, mm, "color");
+	if (!err)
+		err = sysfs_create_group(mmc_kobj, &mmc_group);
 	if (err) {
 		kobject_put(mmc_kobj);
 		mmc_kobj = NULL;

@@ -23,6 +23,9 @@
 /*
  * List-syntax mask ("0-3,8,10-11"): @addr points to @len bytes, which need
  * no NUL terminator; a trailing newline is accepted. @flags must be 0.
+ * The text is checked whole, as a sysfs write is: 1 <= @len <=
+ * MM_COLOR_LIST_MAX (E2BIG above), no NUL byte and no newline but one as
+ * the last byte (EINVAL).
  */
 struct mm_color_list {
 	__u64 addr;
@@ -55,11 +58,22 @@ struct mm_color_info {
 
 #define MM_COLOR_IOC_MAGIC	0xCC
 
+/*
+ * Errnos, the convention of all of mm_color.ko's and memguard.ko's
+ * interfaces: E2BIG too long, EINVAL malformed (syntax, layout, flags, an
+ * empty mask), ERANGE out of range (a color at or above nr_colors, a
+ * number too large, a mask that does not fit the caller's buffer), EFAULT
+ * for a bad address, ENOTTY for an unknown request. A rejected call leaves
+ * the file's mask as it was; ioctls do not change last_cmd_status.
+ */
+
 /* Set the file's mask from a list string; EINVAL syntax, ERANGE color. */
 #define MM_COLOR_SET_LIST	_IOW(MM_COLOR_IOC_MAGIC, 1, struct mm_color_list)
 /* Set the file's mask from a bitmap; EINVAL layout, ERANGE color. */
 #define MM_COLOR_SET_BITMAP	_IOW(MM_COLOR_IOC_MAGIC, 2, struct mm_color_bitmap)
-/* Read the file's mask as a bitmap (ENODATA if unset). */
+/* Read the file's mask as a bitmap (ENODATA if unset, ERANGE if a color
+ * is at or above @nbits).
+ */
 #define MM_COLOR_GET_BITMAP	_IOW(MM_COLOR_IOC_MAGIC, 3, struct mm_color_bitmap)
 #define MM_COLOR_GET_INFO	_IOR(MM_COLOR_IOC_MAGIC, 4, struct mm_color_info)
 

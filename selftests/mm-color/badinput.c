@@ -25,13 +25,13 @@ static const struct bad_write bad_writes[] = {
 	{ "way_size", "\n", EINVAL },
 	{ "way_size", "abc", EINVAL },
 	{ "way_size", "12345", EINVAL },		/* not a power of two */
-	{ "way_size", "4096", EINVAL },			/* one color */
+	{ "way_size", "4096", ERANGE },			/* one color */
 	{ "way_size", "-1", EINVAL },
 	{ "way_size", "65536 junk", EINVAL },
 	{ "way_size", "99999999999999999999999", ERANGE },
 	{ "way_size", "65536", EBUSY },			/* pool not empty */
 	{ "line_size", "48", EINVAL },
-	{ "line_size", "0", EINVAL },
+	{ "line_size", "0", ERANGE },
 	{ "pool_mb", "\n", EINVAL },
 	{ "pool_mb", "x1", EINVAL },
 	{ "pool_mb", "100000000", ERANGE },
