@@ -698,6 +698,38 @@ static int skipped(const char *name)
 	return 0;
 }
 
+/* Every file of @sub (under dir) that its owner may write has a corpus. */
+static unsigned int uncovered(const char *sub, const struct iface *files,
+			      unsigned int nr)
+{
+	char path[512], name[300];
+	unsigned int missing = 0, i;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s%s%s", dir, *sub ? "/" : "", sub);
+	d = opendir(path);
+	if (!d)
+		return 1;
+	while ((e = readdir(d))) {
+		if ((size_t)snprintf(name, sizeof(name), "%s%s%s", sub, *sub ? "/" : "",
+				     e->d_name) >= sizeof(name) ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+			continue;
+		if (stat(path, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & S_IWUSR))
+			continue;
+		for (i = 0; i < nr && strcmp(files[i].file, name); i++)
+			;
+		if (i == nr) {
+			printf("# %s/%s is writable and has no corpus\n", dir, name);
+			missing++;
+		}
+	}
+	closedir(d);
+	return missing;
+}
+
 static void run_sysfs(const struct iface *files, unsigned int nr)
 {
 	unsigned int total = 0, i;
@@ -1012,6 +1044,7 @@ static void mm_color(void)
 		{ "reserve_mb", K_NUM, "64", "65", 0, 0, 0 },
 		{ "limit_fd_mb", K_NUM, "7", "1", 0, 0, 0 },
 		{ "limit_total_mb", K_NUM, "0", "3", 0, 0, 0 },
+		{ "drain_movable", K_BOOL, "0", "1", 0, 0, 1 },
 	};
 	struct iface f[sizeof(files) / sizeof(files[0])];
 	unsigned long long ram_mb;
@@ -1037,6 +1070,8 @@ static void mm_color(void)
 		tap(0, "mm-color set up with 16 colors and a pool");
 		return;
 	}
+	tap(!uncovered("", f, sizeof(f) / sizeof(f[0])),
+	    "every writable file of %s has a corpus", dir);
 	run_sysfs(f, sizeof(f) / sizeof(f[0]));
 
 	setup_bad_ptrs();
@@ -1085,6 +1120,7 @@ static void memguard(void)
 		{ "budgets", K_BUDGETS, "0:events:5000,unlimited", "1:700", 0, 0, 0 },
 		{ "critical", K_CPULIST, "\n", "1", 0, 0, 0 },
 		{ "reset_stats", K_TRIGGER, NULL, "1", 0, 0, 1 },
+		{ "hold_priority", K_NUM, "48", "60", 0, 1, 99 },
 	};
 	struct iface f[64];
 	char names[16][3][32];
@@ -1112,6 +1148,17 @@ static void memguard(void)
 		cpus++;
 	}
 	printf("# memguard: %u CPUs\n", cpus);
+	{
+		unsigned int missing = uncovered("", f, nr);
+
+		for (unsigned int cpu = 0; cpu < cpus; cpu++) {
+			char sub[16];
+
+			snprintf(sub, sizeof(sub), "cpu%u", cpu);
+			missing += uncovered(sub, f, nr);
+		}
+		tap(!missing, "every writable file of %s has a corpus", dir);
+	}
 	run_sysfs(f, nr);
 }
 
