@@ -65,17 +65,6 @@ static char *mg_input(const char *buf, size_t count)
 	return kstrndup(buf, count, GFP_KERNEL);
 }
 
-/* Exactly "0" or "1", optionally followed by a newline. */
-static int mg_parse_bool(const char *buf, size_t count, bool *val)
-{
-	if (count == 2 && buf[1] == '\n')
-		count = 1;
-	if (count != 1 || (buf[0] != '0' && buf[0] != '1'))
-		return -EINVAL;
-	*val = buf[0] == '1';
-	return 0;
-}
-
 /* cpulist_parse() with ERANGE, not EOVERFLOW, for a number too large. */
 static int mg_cpulist_parse(const char *str, struct cpumask *mask)
 {
@@ -337,7 +326,7 @@ static ssize_t enable_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
 	bool on;
-	int ret = mg_parse_bool(buf, count, &on);
+	int ret = cg_user_bool(buf, count, &on);
 
 	mg_lock();
 	if (ret) {
@@ -360,7 +349,7 @@ static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t count)
 {
 	bool on;
-	int ret = mg_parse_bool(buf, count, &on);
+	int ret = cg_user_bool(buf, count, &on);
 
 	mg_lock();
 	if (ret) {
@@ -658,7 +647,7 @@ static ssize_t reset_stats_store(struct kobject *kobj,
 {
 	unsigned int cpu;
 	bool reset;
-	int ret = mg_parse_bool(buf, count, &reset);
+	int ret = cg_user_bool(buf, count, &reset);
 
 	if (!ret && !reset)
 		ret = -EINVAL;
@@ -878,7 +867,7 @@ static ssize_t cpu_critical_store(struct kobject *kobj,
 {
 	unsigned int cpu = mg_kobj_cpu(kobj);
 	bool crit;
-	int ret = mg_parse_bool(buf, count, &crit);
+	int ret = cg_user_bool(buf, count, &crit);
 
 	mg_lock();
 	if (!ret && !cpu_online(cpu))

@@ -304,12 +304,13 @@ static ssize_t drain_movable_store(struct kobject *kobj,
 				   struct kobj_attribute *attr,
 				   const char *buf, size_t len)
 {
-	unsigned long val;
-	int err;
+	bool val;
+	int err = cg_user_bool(buf, len, &val);
 
 	mutex_lock(&mmc.lock);
-	err = mmc_parse_ulong(buf, 1, &val, "drain_movable");
-	if (!err) {
+	if (err) {
+		mmc_set_status("drain_movable: expected 0 or 1");
+	} else {
 		mmc.drain_movable = val;
 		mmc_set_status("ok");
 	}

@@ -59,4 +59,23 @@ static inline int cg_user_text_check(const char *buf, size_t len, size_t max,
 	return 0;
 }
 
+/**
+ * cg_user_bool() - parse a 0/1 file's write
+ * @buf: the bytes written
+ * @len: their number
+ * @val: set to the value on success
+ *
+ * Return: 0 for exactly "0" or "1", optionally followed by a newline;
+ * -EINVAL for anything else ("1abc", "10", "y", "on").
+ */
+static inline int cg_user_bool(const char *buf, size_t len, bool *val)
+{
+	if (len == 2 && buf[1] == '\n')
+		len = 1;
+	if (len != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	*val = buf[0] == '1';
+	return 0;
+}
+
 #endif /* _COLORGUARD_USER_TEXT_H */
