@@ -11,8 +11,8 @@
  * pages in ordinary PTEs (VM_MIXEDMAP, vm_insert_page()), so KVM can back
  * guest RAM with them (GUP-fast, else hva_to_pfn_remapped() for VM_IO),
  * and GUP-fast users (vmsplice, O_DIRECT) can take references that
- * outlive the mapping (on 6.1; from 6.5 GUP-fast refuses order-0 pages
- * without a mapping when CONFIG_SECRETMEM is set, and these fail).
+ * outlive the mapping (on 6.1; Debian's 6.12 GUP-fast refuses order-0
+ * pages without a mapping when CONFIG_SECRETMEM is set, and these fail).
  *
  * A frame leaves its mapping when no vma of the mapping covers its offset
  * any more: vma close() gives up the frames of its range that no other
