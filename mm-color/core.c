@@ -662,34 +662,7 @@ static gfp_t mmc_drain_gfp(void)
 	return mmc.drain_movable || !mmc_movable_areas() ? MMC_DRAIN_GFP : MMC_GFP;
 }
 
-/*
- * The zones' high watermarks, boost included. Below the min watermark an
- * ordinary GFP_KERNEL allocation has to reclaim, and with nothing left to
- * reclaim the OOM killer runs: the drain's own fallbacks into other
- * migrate types raise the boost while it runs (watermark_boost_factor;
- * +100 MB seen in the x86_64 VM), so a drain down to a 64 MB reserve had
- * the writer itself OOM-killed. The drain stops above these marks too.
- */
-static unsigned long mmc_watermark_pages(void)
-{
-	unsigned long sum = 0;
-	int nid, z;
-
-	for_each_online_node(nid) {
-		for (z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			if (populated_zone(zone))
-				sum += high_wmark_pages(zone);
-		}
-	}
-	return sum;
-}
-
-/*
- * Stop before an allocation could take free memory below the reserve or
- * the zones' watermarks.
- */
+/* Stop before an allocation could take free memory below the reserve. */
 static bool mmc_drain_stop(struct mmc_drain_ctx *ctx, unsigned int order)
 {
 	if (!(++ctx->n % MMC_BATCH)) {
@@ -700,8 +673,7 @@ static bool mmc_drain_stop(struct mmc_drain_ctx *ctx, unsigned int order)
 		}
 	}
 	return ctx->err ||
-	       mmc_free_pages() < max(mmc_reserve_pages(), mmc_watermark_pages()) +
-				  ctx->margin + (1UL << order);
+	       mmc_free_pages() < mmc_reserve_pages() + ctx->margin + (1UL << order);
 }
 
 /* Whole color blocks: keep their foreign pages, free the rest at once. */
