@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cell runner's KVM side, as the supervisor and `colorguard cell run`
+ * see it: one KVM VM per cell, guest RAM from /dev/mm-color in the cell's
+ * colors, one vCPU thread per cell CPU. Nothing here touches root Linux's
+ * CPUs, cgroups or sysfs: that is cell_host.h's job.
+ *
+ * Every call that can fail writes a one-line reason (no newline) into
+ * why[why_len] and returns a negative errno; the VM is then as before.
+ */
+#ifndef COLORGUARD_CELL_VM_H
+#define COLORGUARD_CELL_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cg_cell;		/* scripts/colorguard/colorguard.h: one cell of the config */
+struct cg_config;
+
+/* Jailhouse's cell states. */
+enum cell_state {
+	CELL_CREATED,		/* memory set up, no image started */
+	CELL_LOADED,		/* an image is in RAM, not started */
+	CELL_RUNNING,
+	CELL_RUNNING_LOCKED,	/* the inmate refuses shutdown requests */
+	CELL_SHUT_DOWN,		/* the inmate stopped, or shutdown completed */
+	CELL_FAILED,		/* a vCPU faulted or timed out: see stats */
+};
+
+const char *cell_state_name(enum cell_state s);
+
+/* Exits by kind, per cell (summed over vCPUs). */
+enum cell_exit_kind {
+	CELL_EXIT_MMIO,
+	CELL_EXIT_IO,
+	CELL_EXIT_HLT,
+	CELL_EXIT_SYSTEM_EVENT,
+	CELL_EXIT_INTR,		/* signal or immediate_exit */
+	CELL_EXIT_OTHER,
+	CELL_EXIT_KINDS,
+};
+
+struct cell_stats {
+	enum cell_state state;
+	unsigned int nr_cpus;
+	unsigned int cpus[64];		/* host CPU of each vCPU */
+	uint64_t exits[CELL_EXIT_KINDS];
+	uint64_t run_ns;		/* since start, or start to stop */
+	uint64_t mem_bytes;		/* guest RAM backed by /dev/mm-color */
+	int failed_cpu;			/* host CPU, -1 if none */
+	char failure[128];		/* exit reason when CELL_FAILED */
+};
+
+struct cell_vm;
+
+/*
+ * Create the VM of cell `cell` of the validated config `cfg`: guest RAM
+ * mmapped from /dev/mm-color (mask = the cell's colors), prefaulted, at the
+ * config's guest addresses; vCPUs created, not running.
+ */
+int cell_vm_create(const struct cg_config *cfg, const struct cg_cell *cell,
+		   struct cell_vm **vm, char *why, size_t why_len);
+/*
+ * Copy a flat binary image into guest RAM at guest address addr (0: the
+ * arch's default load address), optional argument string for the inmate.
+ * Refused while running.
+ */
+int cell_vm_load(struct cell_vm *vm, const char *image, uint64_t addr,
+		 const char *args, char *why, size_t why_len);
+/* Start the vCPU threads, each pinned to its host CPU. */
+int cell_vm_start(struct cell_vm *vm, char *why, size_t why_len);
+/*
+ * Ask the inmate to stop through the comm region; with force, stop the
+ * vCPUs without asking. Returns 0 once the cell is shut down, -EBUSY if
+ * the inmate refused, -ETIMEDOUT if it did not answer in timeout_ms.
+ */
+int cell_vm_shutdown(struct cell_vm *vm, bool force, unsigned int timeout_ms,
+		     char *why, size_t why_len);
+/* Wait up to timeout_ms (0: forever) for the cell to leave the running states. */
+int cell_vm_wait(struct cell_vm *vm, unsigned int timeout_ms);
+void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st);
+/* The comm region's results area, copied out (len bytes at most). */
+size_t cell_vm_results(struct cell_vm *vm, void *buf, size_t len);
+/* Stop everything and give every resource back. */
+void cell_vm_destroy(struct cell_vm *vm);
+
+#endif
