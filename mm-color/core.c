@@ -66,6 +66,8 @@ static struct kmem_cache *mmc_frame_cache;
 #define MMC_LOCK_BATCH	256
 /* Page-by-page drain passes at most, see mmc_drain(). */
 #define MMC_DRAIN_PASSES	8
+/* Order-1 pairs freed at most per CPU to empty its per-cpu lists. */
+#define MMC_PCP_FLUSH_ROUNDS	64
 
 void mmc_set_status(const char *fmt, ...)
 {
@@ -101,26 +103,59 @@ u32 mmc_color_of(unsigned long pfn)
 	return hvc_color_of_pfn(&mmc.geo, pfn);
 }
 
+/* Pages waiting on this CPU's per-cpu lists beyond one batch, all zones. */
+static unsigned long mmc_pcp_excess_local(void)
+{
+	unsigned long excess = 0;
+	int nid, z;
+
+	for_each_online_node(nid) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+			struct per_cpu_pages *pcp;
+			int count, batch;
+
+			if (!populated_zone(zone))
+				continue;
+			/* work_on_cpu(): a worker bound to this CPU */
+			pcp = raw_cpu_ptr(zone->per_cpu_pageset);
+			count = READ_ONCE(pcp->count);
+			batch = READ_ONCE(pcp->batch);
+			if (count > batch)
+				excess += count - batch;
+		}
+	}
+	return excess;
+}
+
 /*
  * Pages freed one by one wait on the freeing CPU's per-cpu lists, up to
- * their high marks (56 MB together in the x86_64 test VM), and MemFree
- * does not count them: after a release of the quarantine MemFree came
- * back 16-33 MB short, those pages sitting there until some allocation
- * took them. The allocator empties a CPU's lists when it frees high-order
- * pages right after a run of frees (6.1: one such free; 6.7 on: two in a
- * row), so two order-1 pages freed on every CPU hand what a drain,
- * release or shrink gave back to the buddy allocator, where it counts as
- * free and can merge.
+ * their high marks (56 MB together in the x86_64 test VM, and 6.12 raises
+ * the marks of CPUs that free a lot), and MemFree does not count them:
+ * after a release of the quarantine MemFree came back 16-41 MB short,
+ * those pages sitting there until some allocation took them. The
+ * allocator empties a CPU's lists when it frees high-order pages right
+ * after a run of frees (6.1: one such free, all of the lists; 6.7 on: two
+ * in a row, and at most 32 batches per free), so order-1 pages freed in
+ * pairs, repeated while the lists hold more than a batch (at most
+ * MMC_PCP_FLUSH_ROUNDS pairs), hand what a drain, release or shrink gave
+ * back to the buddy allocator, where it counts as free and can merge.
  */
 static long mmc_pcp_flush_local(void *arg)
 {
-	struct page *a = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
-	struct page *b = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+	unsigned int round;
 
-	if (a)
-		__free_pages(a, 1);
-	if (b)
-		__free_pages(b, 1);
+	for (round = 0; round < MMC_PCP_FLUSH_ROUNDS; round++) {
+		struct page *a = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+		struct page *b = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+
+		if (a)
+			__free_pages(a, 1);
+		if (b)
+			__free_pages(b, 1);
+		if (!mmc_pcp_excess_local())
+			break;
+	}
 	return 0;
 }
 
