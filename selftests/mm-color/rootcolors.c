@@ -186,6 +186,45 @@ static void meminfo_diff(struct __test_metadata *_metadata,
 	TH_LOG("meminfo changes of 1 MB or more, in kB:%s", len ? out : " none");
 }
 
+/* /proc/vmstat counters of reclaim and compaction, summed per prefix. */
+static const char *const reclaim_keys[] = {
+	"pgsteal_", "pgscan_", "slabs_scanned", "allocstall_", "compact_stall",
+	"compact_migrate_scanned", "pgmigrate_success", "kswapd_",
+};
+#define NR_RECLAIM_KEYS (sizeof(reclaim_keys) / sizeof(reclaim_keys[0]))
+
+static void reclaim_snap(unsigned long *v)
+{
+	char name[64];
+	unsigned long n;
+	FILE *f = fopen("/proc/vmstat", "r");
+	unsigned int k;
+
+	memset(v, 0, NR_RECLAIM_KEYS * sizeof(*v));
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %lu", name, &n) == 2)
+		for (k = 0; k < NR_RECLAIM_KEYS; k++)
+			if (!strncmp(name, reclaim_keys[k], strlen(reclaim_keys[k])))
+				v[k] += n;
+	fclose(f);
+}
+
+/* Which reclaim or compaction counters moved between two snapshots. */
+static void reclaim_diff(struct __test_metadata *_metadata, const char *when,
+			 const unsigned long *a, const unsigned long *b)
+{
+	char out[512] = "";
+	size_t len = 0;
+	unsigned int k;
+
+	for (k = 0; k < NR_RECLAIM_KEYS; k++)
+		if (b[k] != a[k])
+			len += snprintf(out + len, sizeof(out) - len, " %s* +%lu",
+					reclaim_keys[k], b[k] - a[k]);
+	TH_LOG("%s: reclaim/compaction:%s", when, len ? out : " none");
+}
+
 static void caches_drop(void)
 {
 	FILE *f;
@@ -228,7 +267,8 @@ TEST(narrow_rounds)
 	struct hvc_mask root;
 	char list[64], all_list[64];
 	unsigned long reserve_kb, min_kb, samples, kb, cma0, cma1, quarantined;
-	unsigned long high_mb;
+	unsigned long high_mb, rc0[NR_RECLAIM_KEYS], rc1[NR_RECLAIM_KEYS];
+	unsigned long rc2[NR_RECLAIM_KEYS];
 	unsigned int nr, c, r, worst = 1000, short_rounds = 0;
 	int cma;
 
@@ -255,15 +295,20 @@ TEST(narrow_rounds)
 			caches_drop();
 		else
 			memfree_settled_kb();
+		reclaim_snap(rc0);
 		ASSERT_EQ(0, narrow_sampled(list, &min_kb, &samples));
+		reclaim_snap(rc1);
 		quarantined = mmc_read_ul("quarantined_pages");
 		pm = anon_root_permille(&geo, &root);
+		reclaim_snap(rc2);
 		TH_LOG("round %u (drain_movable %d): %ld per mille in %s",
 		       r, cma, pm, list);
 		TH_LOG("round %u: %lu pages quarantined in %lu passes",
 		       r, quarantined, mmc_read_ul("drain_passes"));
 		TH_LOG("round %u: free outside CMA >= %lu kB (%lu reads), reserve %lu kB",
 		       r, min_kb, samples, reserve_kb);
+		reclaim_diff(_metadata, "during the narrowing", rc0, rc1);
+		reclaim_diff(_metadata, "during the measurement", rc1, rc2);
 		EXPECT_LT(0, quarantined);
 		EXPECT_LE(900, pm);
 		EXPECT_LE(reserve_kb, min_kb);
