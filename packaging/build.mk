@@ -113,3 +113,28 @@ deb:
 	@lintian --fail-on error,warning --info --display-info \
 		$(BUILD)/deb/colorguard_$(PKG_VERSION)_*.changes 2>&1 | tee $(BUILD)/deb/lintian.log
 	@echo "deb: lintian clean (log: build/deb/lintian.log)"
+
+# The status VM suite runs colorguard.service's commands in the guest.
+$(GUEST)/status/colorguard.service: packaging/systemd/colorguard.service
+	@mkdir -p $(dir $@)
+	cp $< $@
+guest-tools: $(GUEST)/status/colorguard.service
+
+# make check runs check-pkg (about 1.5 minutes warm: packages, lintian, man
+# pages, contents against the README, DKMS builds for 6.1 and 6.12 on
+# private trees, then one VM boot of the apply and status suites on the
+# 6.1 modules DKMS built); make check-full runs check-pkg-full, the same
+# with the packages installed into a fresh Debian 12 root (debootstrap,
+# 5-15 minutes: packaging/test/run).
+PKG_VM_SUITES := apply status
+check-pkg: PKG_TEST := packaging/test/quick
+check-pkg: PKG_MODULES := $(BUILD)/pkg-check/modules-x86_64
+check-pkg-full: PKG_TEST := packaging/test/run --full
+check-pkg-full: PKG_MODULES := $(BUILD)/pkg-test/modules-x86_64
+check-pkg check-pkg-full:
+	@scripts/install-deps pkg
+	@mkdir -p $(RESULTS)
+	@scripts/tap-run --name pkg --out $(RESULTS) -- $(PKG_TEST) < /dev/null
+	@$(MAKE) --no-print-directory guest guest-tools ARCH=x86_64 KERNEL=debian > /dev/null
+	@scripts/vm/run --arch x86_64 --kernel debian --modules $(PKG_MODULES) --label pkg \
+		--results $(RESULTS) $(PKG_VM_SUITES)
