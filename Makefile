@@ -205,5 +205,8 @@ lint:
 		$$(git ls-files '*.c' '*.h' | grep -v '^selftests/hv-color/\|^scripts/')
 	$(MAKE) modules W=1 C=1
 
+# The install test (packaging/test/run) and CI mount /dev, /proc and the
+# .deb cache inside roots under build/; an interrupted run can leave them.
 clean:
-	rm -rf $(BUILD)
+	@findmnt -rn -o TARGET | grep -F "$(BUILD)/" | sort -r | xargs -r -n1 umount -l
+	rm -rf --one-file-system $(BUILD)
