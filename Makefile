@@ -13,6 +13,8 @@
 #   make check-full            every kernel on both architectures
 #   make check-vm KERNEL=rt    one boot (KERNEL=debian|debug|rt|newer|newer-rt)
 #   make check-build-newer     modules against bookworm-backports' newer kernel
+#   make deb                   Debian packages colorguard, colorguard-dkms
+#   make check-pkg             packages, lintian, DKMS builds, DKMS modules in the VM
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  checkpatch --strict, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
@@ -170,6 +172,8 @@ check:
 		$(MAKE) --no-print-directory check-host
 	-@scripts/tap-run --step check-build-newer --prefix build-newer --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-build-newer
+	-@scripts/tap-run --step check-pkg --prefix pkg --out $(RESULTS) -- \
+		$(MAKE) --no-print-directory check-pkg$(if $(CHECK_PKG_FULL),-full)
 	-@for t in $(CHECK_VM); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:}); \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
@@ -184,7 +188,7 @@ check:
 	@scripts/tap-summary $(RESULTS)
 
 check-full:
-	@$(MAKE) --no-print-directory check \
+	@$(MAKE) --no-print-directory check CHECK_PKG_FULL=1 \
 		CHECK_VM="$(CHECK_FULL_VM)" CHECK_NEGATIVE="$(CHECK_NEGATIVE) arm64:debug"
 
 # Benchmarks print their tables; they assert nothing about speed.
@@ -201,5 +205,8 @@ lint:
 		$$(git ls-files '*.c' '*.h' | grep -v '^selftests/hv-color/\|^scripts/')
 	$(MAKE) modules W=1 C=1
 
+# The install test (packaging/test/run) and CI mount /dev, /proc and the
+# .deb cache inside roots under build/; an interrupted run can leave them.
 clean:
-	rm -rf $(BUILD)
+	@findmnt -rn -o TARGET | grep -F "$(BUILD)/" | sort -r | xargs -r -n1 umount -l
+	rm -rf --one-file-system $(BUILD)

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cacheinfo.h"
 #include "colorguard.h"
@@ -14,6 +15,7 @@
 
 #define EXIT_PROBLEMS	1
 #define EXIT_USAGE	2
+#define CG_SYSTEM_CFG	"/etc/colorguard/system.cfg"
 
 static const char usage_text[] =
 "usage: colorguard COMMAND [OPTIONS]\n"
@@ -33,6 +35,9 @@ static const char usage_text[] =
 "                       configure mm-color and memguard of the running root\n"
 "                       Linux through sysfs; --dry-run prints the writes;\n"
 "                       --root-only regulates only the root cell's CPUs\n"
+"  status [CONFIG]      the live system (mm-color, memguard, per cell and per\n"
+"                       CPU) and every mismatch with CONFIG (default\n"
+"                       " CG_SYSTEM_CFG "); exit 1 on any\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
@@ -205,6 +210,42 @@ static int cmd_decode(int argc, char **argv)
 	return cg_decode(stdout, argv[1]) ? EXIT_PROBLEMS : 0;
 }
 
+/*
+ * status [CONFIG]: the default config is compared only when it exists; a
+ * config with problems is reported and the live system shown anyway.
+ */
+static int cmd_status(int argc, char **argv)
+{
+	const char *config = CG_SYSTEM_CFG;
+	struct cg_system *sys = NULL;
+	int n, broken = 0;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 2)
+		return usage_error("%s: takes at most one CONFIG", "status");
+	if (argc == 2 && argv[1][0] == '-')
+		return usage_error("status: bad option %s", argv[1]);
+	if (argc == 2)
+		config = argv[1];
+	if (argc == 2 || !access(config, F_OK)) {
+		sys = load_system(config);
+		broken = !sys;
+	}
+	n = cg_status(stdout, sys, config, sysfs_root());
+	cg_system_free(sys);
+	if (n < 0) {
+		fprintf(stderr, "colorguard: out of memory\n");
+		return EXIT_PROBLEMS;
+	}
+	if (broken)
+		printf("mismatch: %s has problems (listed above); nothing compared\n",
+		       config);
+	return n || broken ? EXIT_PROBLEMS : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -222,6 +263,8 @@ int main(int argc, char **argv)
 		return cmd_geometry(argc - 1, argv + 1);
 	if (!strcmp(cmd, "decode"))
 		return cmd_decode(argc - 1, argv + 1);
+	if (!strcmp(cmd, "status"))
+		return cmd_status(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||
 	    !strcmp(cmd, "compile") || !strcmp(cmd, "apply"))
 		return config_command(cmd, argc - 1, argv + 1);

@@ -34,5 +34,11 @@ int cg_decode(FILE *out, const char *path);
  */
 int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	     int root_only);
+/*
+ * Print the live system and every mismatch with sys (NULL: live only);
+ * returns the number of mismatches, -1 when out of memory.
+ */
+int cg_status(FILE *out, const struct cg_system *sys, const char *config,
+	      const char *sysroot);
 
 #endif
