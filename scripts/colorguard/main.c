@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cacheinfo.h"
+#include "cell_cli.h"
 #include "colorguard.h"
 #include "system.h"
 
@@ -33,6 +34,10 @@ static const char usage_text[] =
 "                       configure mm-color and memguard of the running root\n"
 "                       Linux through sysfs; --dry-run prints the writes;\n"
 "                       --root-only regulates only the root cell's CPUs\n"
+"  cell exec CONFIG CELL -- COMMAND [ARGS]\n"
+"                       take the cell's CPUs from root Linux (cpuset\n"
+"                       partition, IRQ affinity, memguard), run COMMAND in\n"
+"                       them, give everything back when it ends\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
@@ -220,6 +225,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "geometry"))
 		return cmd_geometry(argc - 1, argv + 1);
+	if (!strcmp(cmd, "cell") && argc > 2 && !strcmp(argv[2], "exec"))
+		return cell_cmd_exec(argc - 2, argv + 2);
 	if (!strcmp(cmd, "decode"))
 		return cmd_decode(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||

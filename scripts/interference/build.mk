@@ -21,7 +21,7 @@ $(CG_GUEST_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
 		scripts/install-deps vm
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) -O2 -static -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/include \
-		$(CG_GUEST_CFG_FLAGS) -o $@ $(CG_TOOL_SRCS) $(HV_COLOR_SRCS) $(CG_GUEST_CFG_LIBS)
+		$(CG_TOOL_INC) $(CG_GUEST_CFG_FLAGS) -o $@ $(CG_TOOL_SRCS) $(HV_COLOR_SRCS) $(CG_GUEST_CFG_LIBS)
 $(GUEST)/interference/hwrun: scripts/interference/run
 	@mkdir -p $(dir $@)
 	cp $< $@
