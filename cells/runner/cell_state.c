@@ -18,7 +18,7 @@
 #include "colorguard.h"
 
 static const char *const state_files[] = { "owner", "host", "sock",
-					   "host.tmp", NULL };
+					   "host.tmp", "log", NULL };
 
 int cell_name_ok(const char *name)
 {
@@ -88,6 +88,34 @@ int cell_state_set_owner(const char *name, pid_t pid)
 	return ret;
 }
 
+void cell_state_disown(const char *name)
+{
+	char path[PATH_MAX];
+
+	cell_state_path(name, "owner", path, sizeof(path));
+	unlink(path);
+}
+
+/* A zombie is as dead as a gone process (nobody may have reaped it). */
+static int zombie(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
+
 int cell_state_live(const char *name, pid_t *owner)
 {
 	char path[PATH_MAX];
@@ -105,7 +133,7 @@ int cell_state_live(const char *name, pid_t *owner)
 		return 0;
 	if (kill(pid, 0) && errno == ESRCH)
 		return 0;
-	if (start_time(pid) != t)
+	if (start_time(pid) != t || zombie(pid))
 		return 0;
 	if (owner)
 		*owner = pid;

@@ -29,6 +29,9 @@ int cell_state_create(const char *name, char *why, size_t why_len);
 /* Rewrite the owner file for pid (the supervisor after it forked). */
 int cell_state_set_owner(const char *name, pid_t pid);
 
+/* Drop the owner file: the directory becomes stale (cleaned by the next). */
+void cell_state_disown(const char *name);
+
 /* 1: the directory exists and its owner lives; 0: none or stale. */
 int cell_state_live(const char *name, pid_t *owner);
 

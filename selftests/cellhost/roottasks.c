@@ -3,8 +3,9 @@
  * roottasks CPU: root Linux's user tasks that could run on CPU, seen from
  * every thread in /proc: prints "ALLOWED RAN", the number of threads
  * outside the colorguard-* cgroups whose affinity (sched_getaffinity)
- * includes CPU, and the number whose last CPU (field 39 of
- * /proc/PID/task/TID/stat) is CPU. Kernel threads are left out (PF_KTHREAD):
+ * includes CPU, and the number of runnable ones (state R) whose CPU
+ * (field 39 of /proc/PID/task/TID/stat) is CPU. A sleeping thread keeps
+ * the CPU it last ran on, from before the claim too: not counted. Kernel threads are left out (PF_KTHREAD):
  * per-CPU kthreads stay on every CPU. With -v, names the threads counted.
  */
 #define _GNU_SOURCE
@@ -33,9 +34,9 @@ static int in_cell(const char *pid)
 	return found;
 }
 
-/* flags (field 9) and processor (field 39); -1 if gone. */
+/* state (field 3), flags (field 9), processor (field 39); -1 if gone. */
 static int stat_of(const char *pid, const char *tid, unsigned long *flags,
-		   int *cpu)
+		   int *cpu, char *state)
 {
 	char path[600], buf[2048], *p;
 	int i, ok = 0;
@@ -48,6 +49,8 @@ static int stat_of(const char *pid, const char *tid, unsigned long *flags,
 	if (fgets(buf, sizeof(buf), f)) {
 		p = strrchr(buf, ')');
 		/* p + 2 is field 3 */
+		if (p)
+			*state = p[2];
 		for (i = 3, p = p ? p + 2 : NULL; p && i < 39; i++) {
 			if (i == 9)
 				*flags = strtoul(p, NULL, 10);
@@ -92,10 +95,11 @@ int main(int argc, char **argv)
 		while ((t = readdir(td))) {
 			unsigned long flags = 0;
 			cpu_set_t set;
+			char state = '?';
 			int last;
 
 			if (t->d_name[0] < '0' || t->d_name[0] > '9' ||
-			    stat_of(e->d_name, t->d_name, &flags, &last) ||
+			    stat_of(e->d_name, t->d_name, &flags, &last, &state) ||
 			    (flags & PF_KTHREAD))
 				continue;
 			CPU_ZERO(&set);
@@ -106,7 +110,7 @@ int main(int argc, char **argv)
 				if (verbose)
 					fprintf(stderr, "allowed: %s\n", t->d_name);
 			}
-			if (last == cpu) {
+			if (last == cpu && state == 'R') {
 				ran++;
 				if (verbose)
 					fprintf(stderr, "ran: %s\n", t->d_name);
