@@ -12,6 +12,9 @@
 #include "colorguard.h"
 #include "system.h"
 
+/* cells/runner/cli.c */
+int cg_cell_main(int argc, char **argv);
+
 #define EXIT_PROBLEMS	1
 #define EXIT_USAGE	2
 
@@ -33,6 +36,9 @@ static const char usage_text[] =
 "                       configure mm-color and memguard of the running root\n"
 "                       Linux through sysfs; --dry-run prints the writes;\n"
 "                       --root-only regulates only the root cell's CPUs\n"
+"  cell run CONFIG CELL [IMAGE] [OPTIONS]\n"
+"                       run a cell as a KVM VM on colored memory in the\n"
+"                       foreground ('colorguard cell --help')\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
@@ -222,6 +228,8 @@ int main(int argc, char **argv)
 		return cmd_geometry(argc - 1, argv + 1);
 	if (!strcmp(cmd, "decode"))
 		return cmd_decode(argc - 1, argv + 1);
+	if (!strcmp(cmd, "cell"))
+		return cg_cell_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||
 	    !strcmp(cmd, "compile") || !strcmp(cmd, "apply"))
 		return config_command(cmd, argc - 1, argv + 1);
