@@ -160,7 +160,7 @@ static int cmd_run(int argc, char **argv)
 	struct cell_vm *vm;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+a:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			if (cg_parse_u64(optarg, &addr, &why_s))
