@@ -295,9 +295,9 @@ int cell_mem_check(struct cell_vm *vm, const char *list, uint64_t *total,
 	unsigned int i;
 	int fd, ret;
 
-	if (read_sysfs("way_size", buf, sizeof(buf)) ||
-	    !(way = strtoull(buf, NULL, 10)) ||
-	    hvc_geometry_from_way_size(&g, way, 0, 0, 12, 1)) {
+	way = read_sysfs("way_size", buf, sizeof(buf)) ? 0 :
+	      strtoull(buf, NULL, 10);
+	if (!way || hvc_geometry_from_way_size(&g, way, 0, 0, 12, 1)) {
 		cell_why(why, len, "no geometry in " MMC_SYSFS "/way_size");
 		return -ENODEV;
 	}

@@ -38,6 +38,7 @@
  * reply_from_cell, then CELL_MSG_SHUTDOWN_REQUEST to msg_to_cell; the
  * inmate answers CELL_REPLY_SHUTDOWN_OK (and then stops) or
  * CELL_REPLY_SHUTDOWN_DENIED (and goes on). Freestanding: no libc types.
+ * The runner and the inmate library check this layout at build time.
  */
 #ifndef _COLORGUARD_CELL_COMM_H
 #define _COLORGUARD_CELL_COMM_H
@@ -107,12 +108,5 @@ struct cell_comm {
 	__UINT32_TYPE__ reserved2;
 	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];
 };
-
-_Static_assert(sizeof(struct cell_comm) <= CELL_COMM_SIZE, "comm page");
-_Static_assert(__builtin_offsetof(struct cell_comm, args) == 160, "args");
-_Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
-	       CELL_COMM_RESULTS_OFF, "results");
-_Static_assert(__builtin_offsetof(struct cell_comm, results) ==
-	       CELL_COMM_RESULTS_OFF + 8, "results[]");
 
 #endif /* _COLORGUARD_CELL_COMM_H */
