@@ -268,7 +268,7 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 
 	(void)cfg;
 	if (cell->type == CG_CELL_ROOT) {
-		say(why, why_len, "cell %s: the root cell is root Linux itself, not a cell to create",
+		say(why, why_len, "cell %s is the root cell: root Linux itself, not a cell to create",
 		    cell->name);
 		return -EINVAL;
 	}

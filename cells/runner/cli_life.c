@@ -431,10 +431,10 @@ static int request(const char *name, const char *req, size_t req_len,
 	}
 	reply[n] = '\0';
 	if (!strncmp(reply, "ok\n", 3)) {
-		snprintf(out, len, "%s", reply + 3);
+		snprintf(out, len, "%.4000s", reply + 3);
 		return 0;
 	}
-	snprintf(out, len, "%s", !strncmp(reply, "error\n", 6) ? reply + 6 : reply);
+	snprintf(out, len, "%.4000s", !strncmp(reply, "error\n", 6) ? reply + 6 : reply);
 	return -1;
 }
 

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "cacheinfo.h"
-#include "cell_cli.h"
 #include "colorguard.h"
 #include "system.h"
+
+/* cells/runner/cli.c */
+int cg_cell_main(int argc, char **argv);
 
 #define EXIT_PROBLEMS	1
 #define EXIT_USAGE	2
@@ -34,6 +36,14 @@ static const char usage_text[] =
 "                       configure mm-color and memguard of the running root\n"
 "                       Linux through sysfs; --dry-run prints the writes;\n"
 "                       --root-only regulates only the root cell's CPUs\n"
+"  cell run CONFIG CELL [IMAGE] [OPTIONS]\n"
+"                       run a cell as a KVM VM on colored memory in the\n"
+"                       foreground ('colorguard cell --help')\n"
+"  cell create CONFIG CELL | load CELL IMAGE [-a ADDR] [-s STRING] |\n"
+"       start CELL | shutdown CELL [--force] | destroy CELL | list |\n"
+"       stats CELL\n"
+"                       a cell that outlives the command: a supervisor per\n"
+"                       cell, state and control socket in /run/colorguard/\n"
 "  cell exec CONFIG CELL -- COMMAND [ARGS]\n"
 "                       take the cell's CPUs from root Linux (cpuset\n"
 "                       partition, IRQ affinity, memguard), run COMMAND in\n"
@@ -225,10 +235,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "geometry"))
 		return cmd_geometry(argc - 1, argv + 1);
-	if (!strcmp(cmd, "cell") && argc > 2 && !strcmp(argv[2], "exec"))
-		return cell_cmd_exec(argc - 2, argv + 2);
 	if (!strcmp(cmd, "decode"))
 		return cmd_decode(argc - 1, argv + 1);
+	if (!strcmp(cmd, "cell"))
+		return cg_cell_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||
 	    !strcmp(cmd, "compile") || !strcmp(cmd, "apply"))
 		return config_command(cmd, argc - 1, argv + 1);
