@@ -591,7 +591,7 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 	}
 	snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", h->cgroup);
 	if (access(path, F_OK)) {
-		say(why, why_len, "this kernel has no cpuset partitions (%s missing; Linux 5.11 or later)",
+		say(why, why_len, "this kernel has no cpuset partitions (%s missing)",
 		    path);
 		return -EOPNOTSUPP;
 	}

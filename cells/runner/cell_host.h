@@ -7,8 +7,9 @@
  * A claim, in this order:
  *   1. a cgroup v2 cpuset partition "colorguard-<cell>" holding exactly
  *      the cell's CPUs, of type "isolated" (no load balancing, no root
- *      task can run there; kernels without isolated partitions get a
- *      "root" partition, which still keeps root's tasks off);
+ *      task can run there; a kernel that refuses "isolated" gets a
+ *      "root" partition, which still keeps root's tasks off; one without
+ *      partitions is refused);
  *   2. every movable IRQ's affinity (/proc/irq/N/smp_affinity_list) and
  *      the default affinity for new IRQs moved off those CPUs;
  *   3. memguard (when loaded): a critical cell's CPUs marked critical, a
