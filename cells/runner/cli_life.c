@@ -54,7 +54,43 @@ struct sv {
 	struct cell_vm *vm;
 	struct cell_host *host;
 	bool destroyed;
+	bool node;		/* /dev/mm-color-<cell> made */
 };
+
+#define MMC_DEVICES	"/sys/kernel/mm/color/devices"
+
+/* One write of mm-color's devices file; 0 or -errno. */
+static int mmc_devices(const char *cmd)
+{
+	int fd = open(MMC_DEVICES, O_WRONLY | O_CLOEXEC), ret = 0;
+	size_t len = strlen(cmd);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, len) != (ssize_t)len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * /dev/mm-color-<cell> for unmodified VMMs (QEMU's memory-backend-file):
+ * the cell's colors, its memory regions' size rounded up to MiB.
+ */
+static void sv_node_add(struct sv *s, const struct cg_cell *cell)
+{
+	unsigned long long bytes = 0;
+	char cmd[CG_LIST_MAX + 96];
+	unsigned int i;
+
+	for (i = 0; i < cell->nr_regions; i++)
+		bytes += cell->regions[i].size.v;
+	snprintf(cmd, sizeof(cmd), "add %s %s %llu\n", cell->name,
+		 cell->colors.s, (bytes + (1ull << 20) - 1) >> 20);
+	s->node = !mmc_devices(cmd);
+	printf("cell %s: /dev/mm-color-%s %s\n", cell->name, cell->name,
+	       s->node ? "made" : "not made (mm-color without devices, or refused)");
+}
 
 static void stats_text(struct sv *s, char *buf, size_t len)
 {
@@ -91,6 +127,16 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 
 	cell_vm_destroy(s->vm);
 	s->vm = NULL;
+	if (s->node) {
+		char cmd[64];
+
+		snprintf(cmd, sizeof(cmd), "remove %s\n", s->name);
+		/* Busy while a VMM still maps it: the node then stays. */
+		if (mmc_devices(cmd))
+			printf("cell %s: /dev/mm-color-%s still in use, left in place\n",
+			       s->name, s->name);
+		s->node = false;
+	}
 	ret = cell_host_release(s->host, why, len);
 	s->host = NULL;
 	s->destroyed = true;
@@ -292,6 +338,7 @@ static int supervise(struct cg_system *sys, const struct cg_cell *cell,
 		close(report);
 		return 1;
 	}
+	sv_node_add(&s, cell);
 	cell_host_summary(s.host, why, sizeof(why));
 	printf("cell %s: created; %s\n", cell->name, why);
 	snprintf(msg, sizeof(msg), "O%s", why);
