@@ -577,7 +577,10 @@ static long mmc_get_info(struct mmc_file *mf, void __user *arg)
 	mutex_unlock(&mf->lock);
 	info.page_size = PAGE_SIZE;
 	info.mapped_bytes = (u64)atomic_long_read(&mf->committed) << PAGE_SHIFT;
-	info.limit_bytes = (u64)mf->limit_pages << PAGE_SHIFT;
+	/* A preset's size is the file's limit when below limit_fd_mb's. */
+	if (mf->limit_pages && (!info.limit_bytes ||
+				(u64)mf->limit_pages << PAGE_SHIFT < info.limit_bytes))
+		info.limit_bytes = (u64)mf->limit_pages << PAGE_SHIFT;
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;
