@@ -849,6 +849,7 @@ static int lock_host(void)
 {
 	int fd;
 
+	mkdir("/run", 0755);
 	mkdir(CELL_RUN_DIR, 0700);
 	fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd >= 0 && flock(fd, LOCK_EX)) {

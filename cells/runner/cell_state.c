@@ -181,6 +181,8 @@ int cell_state_create(const char *name, char *why, size_t why_len)
 {
 	int fd, ret;
 
+	/* A minimal system (an initramfs) may have no /run yet. */
+	mkdir("/run", 0755);
 	if (mkdir(CELL_RUN_DIR, 0700) && errno != EEXIST) {
 		ret = -errno;
 		snprintf(why, why_len, "mkdir %s: %s", CELL_RUN_DIR,
