@@ -293,14 +293,16 @@ static int sv_listen(const char *name, char *why, size_t len)
 static int supervise(struct cg_system *sys, const struct cg_cell *cell,
 		     int report)
 {
-	char why[512], path[PATH_MAX], msg[600];
+	char why[512], path[PATH_MAX], msg[600], name[CG_NAME_MAX + 1];
 	struct cell_vm_opts o = { 0 };
-	struct sv s = { .name = cell->name };
+	struct sv s = { .name = name };
 	struct sigaction sa;
 	int lsock = -1, ret, fd;
 
-	cell_state_set_owner(cell->name, getpid());
-	cell_state_path(cell->name, "log", path, sizeof(path));
+	/* sys (and cell in it) is freed once the cell is made. */
+	snprintf(name, sizeof(name), "%s", cell->name);
+	cell_state_set_owner(name, getpid());
+	cell_state_path(name, "log", path, sizeof(path));
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		dup2(fd, 1);
@@ -361,7 +363,7 @@ static int supervise(struct cg_system *sys, const struct cg_cell *cell,
 	}
 	close(lsock);
 	if (!s.destroyed && sv_destroy(&s, why, sizeof(why)))
-		printf("cell %s: release: %s\n", cell->name, why);
+		printf("cell %s: release: %s\n", name, why);
 	return 0;
 }
 
