@@ -155,6 +155,22 @@ void cell_state_remove(const char *name)
 	rmdir(path);
 }
 
+int cell_node_remove(const char *name)
+{
+	char cmd[CG_NAME_MAX + 16];
+	int fd, ret = 0;
+	size_t len;
+
+	len = (size_t)snprintf(cmd, sizeof(cmd), "remove %s\n", name);
+	fd = open("/sys/kernel/mm/color/devices", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, len) != (ssize_t)len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 int cell_state_clean(const char *name, char *why, size_t why_len)
 {
 	char path[PATH_MAX];
@@ -169,8 +185,10 @@ int cell_state_clean(const char *name, char *why, size_t why_len)
 	cell_state_path(name, "host", path, sizeof(path));
 	if (!stat(path, &st))
 		ret = cell_host_release_record(path, why, why_len);
-	if (!ret)
+	if (!ret) {
+		cell_node_remove(name);
 		cell_state_remove(name);
+	}
 	return ret;
 }
 

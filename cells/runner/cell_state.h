@@ -5,7 +5,8 @@
  * its start time, so a reused pid is not taken for it), "host" is
  * cell_host's record of what the claim changed, "sock" the supervisor's
  * control socket. A directory whose owner is gone is stale: its claim is
- * undone from "host" and the directory removed before a new one is made.
+ * undone from "host", its /dev/mm-color-<cell> removed (unless a VMM still
+ * maps it) and the directory removed before a new one is made.
  */
 #ifndef COLORGUARD_CELL_STATE_H
 #define COLORGUARD_CELL_STATE_H
@@ -40,6 +41,12 @@ int cell_state_live(const char *name, pid_t *owner);
  * -EBUSY if its owner lives.
  */
 int cell_state_clean(const char *name, char *why, size_t why_len);
+
+/*
+ * Remove /dev/mm-color-<name> (mm-color's devices file); -EBUSY while a
+ * VMM still has it open or mapped, -ENOENT if there is none.
+ */
+int cell_node_remove(const char *name);
 
 /* Remove the directory and its files (the owner, at the end). */
 void cell_state_remove(const char *name);
