@@ -9,7 +9,8 @@
 #   make KDIR=/path/to/kernel  build against another kernel tree or headers
 #   make check                 host tests, then VM suites on x86_64 and arm64
 #                              on Debian's kernels, x86_64 on the debug kernel,
-#                              arm64 on 6.1 PREEMPT_RT
+#                              arm64 on 6.1 PREEMPT_RT, the KVM cells suite
+#                              in its own boot per arch
 #   make check-full            every kernel on both architectures
 #   make check-vm KERNEL=rt    one boot (KERNEL=debian|debug|rt|newer|newer-rt)
 #   make check-build-newer     modules against bookworm-backports' newer kernel
@@ -138,11 +139,15 @@ check-build-newer:
 # its root_colors test measures where a fresh allocation's pages come from,
 # which depends on the free lists' history (see mmc_drain() in mm-color/core.c).
 ALL_VM_SUITES := $(patsubst selftests/%,%,$(VM_SUITE_DIRS))
+# Suites with a needs-kvm file (cells) boot on their own, in a guest that
+# runs KVM (scripts/vm/run): never in the default list, whose boots stay as
+# they are; `make check` runs them per CHECK_CELLS.
+KVM_SUITES := $(patsubst selftests/%/needs-kvm,%,$(wildcard selftests/*/needs-kvm))
 # The debug kernels run the suites that drive the modules' kernel paths;
 # interference is a userspace scenario over paths they already cover.
 DEBUG_SKIP_SUITES := interference
 VM_SUITES ?= $(filter bed,$(ALL_VM_SUITES)) $(filter mm-color,$(ALL_VM_SUITES)) \
-	$(filter-out bed mm-color $(if $(filter debug,$(KERNEL)),$(DEBUG_SKIP_SUITES)),$(ALL_VM_SUITES))
+	$(filter-out bed mm-color $(KVM_SUITES) $(if $(filter debug,$(KERNEL)),$(DEBUG_SKIP_SUITES)),$(ALL_VM_SUITES))
 check-vm: modules guest
 	@mkdir -p $(RESULTS)
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) $(VM_SUITES)
@@ -163,6 +168,9 @@ check-negative: modules guest
 # CHECK_NEGATIVE take any list of ARCH:KERNEL.
 CHECK_VM ?= x86_64:debian arm64:debian x86_64:debug arm64:rt
 CHECK_NEGATIVE ?= x86_64:debian x86_64:debug
+# The KVM suites' own boots (make check-vm VM_SUITES=cells), step names
+# check-vm-<arch>[-<kernel>]-kvm.
+CHECK_CELLS ?= x86_64:debian arm64:debian
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 check:
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS) && date +%s > $(BUILD)/check-start
@@ -178,6 +186,11 @@ check:
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:}); \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
 			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k; \
+	done
+	-@for t in $(if $(KVM_SUITES),$(CHECK_CELLS)); do \
+		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-kvm; \
+		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
+			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
 	done
 	-@for t in $(CHECK_NEGATIVE); do \
 		a=$${t%:*} k=$${t#*:}; \

@@ -41,6 +41,7 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smpboot.h>
 #include <linux/spinlock.h>
 #include <uapi/linux/sched/types.h>
 
@@ -480,33 +481,38 @@ static u64 mg_do_work(struct mg_cpu *mc)
 	return 0;
 }
 
-static int mg_thread_fn(void *data)
+/*
+ * The holders are smpboot threads (memguard/N): bound to their CPU,
+ * parked by CPU hotplug and, being per-CPU kthreads, left alone by
+ * cpuset when a partition takes CPUs from the root cpuset. An ordinary
+ * bound kthread would be moved off its CPU there (and waited for forever
+ * if it were migration-disabled).
+ */
+static DEFINE_PER_CPU(struct task_struct *, mg_holder);
+
+static int mg_thread_should_run(unsigned int cpu)
 {
-	struct mg_cpu *mc = data;
+	return READ_ONCE(per_cpu_ptr(&mg_cpus, cpu)->work) != 0;
+}
+
+static void mg_thread_fn(unsigned int cpu)
+{
+	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
 	u64 hold;
 
-	/*
-	 * A CPU going offline pushes every kthread that is neither smpboot's
-	 * nor migration-disabled off itself, breaking the binding that
-	 * play_idle_precise() needs; the thread stays put until the
-	 * hotplug teardown stops it.
-	 */
-	migrate_disable();
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!READ_ONCE(mc->work) && !kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-
-		mutex_lock(&mc->lock);
-		hold = mg_do_work(mc);
-		mutex_unlock(&mc->lock);
-		if (hold)
-			mg_hold(mc, hold);
-	}
-	migrate_enable();
-	return 0;
+	mutex_lock(&mc->lock);
+	hold = mg_do_work(mc);
+	mutex_unlock(&mc->lock);
+	if (hold)
+		mg_hold(mc, hold);
 }
+
+static struct smp_hotplug_thread mg_threads = {
+	.store			= &mg_holder,
+	.thread_should_run	= mg_thread_should_run,
+	.thread_fn		= mg_thread_fn,
+	.thread_comm		= "memguard/%u",
+};
 
 /* play_idle_precise() needs SCHED_FIFO; the priority is hold_priority. */
 static int mg_thread_set_priority(struct task_struct *thread, u32 prio)
@@ -544,16 +550,12 @@ static int mg_cpu_online(unsigned int cpu)
 			event[s] = ev;
 		}
 	}
-	thread = kthread_create_on_cpu(mg_thread_fn, mc, cpu, "memguard/%u");
-	if (IS_ERR(thread)) {
-		ret = PTR_ERR(thread);
+	/* smpboot unparked the holder before this state's callback. */
+	thread = per_cpu(mg_holder, cpu);
+	ret = thread ? mg_thread_set_priority(thread, mg_config.hold_priority) :
+		       -ENOENT;
+	if (ret)
 		goto fail;
-	}
-	ret = mg_thread_set_priority(thread, mg_config.hold_priority);
-	if (ret) {
-		kthread_stop(thread);
-		goto fail;
-	}
 
 	mutex_lock(&mc->lock);
 	for (s = 0; s < MG_NR_SLOTS; s++) {
@@ -586,13 +588,13 @@ fail:
 /*
  * Runs on the CPU going down (and for each CPU at unload): counters first,
  * so no overflow queues irq_work; then the irq_work and the timer, the
- * only things that wake the thread; then the thread.
+ * only things that wake the thread. smpboot parks the thread afterwards
+ * (its state comes earlier in the hotplug order), or stops it at unload.
  */
 static int mg_cpu_offline(unsigned int cpu)
 {
 	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
 	struct perf_event *event[MG_NR_SLOTS];
-	struct task_struct *thread;
 	int s;
 
 	mutex_lock(&mc->lock);
@@ -602,7 +604,6 @@ static int mg_cpu_offline(unsigned int cpu)
 		event[s] = mc->event[s];
 		mc->event[s] = NULL;
 	}
-	thread = mc->thread;
 	mutex_unlock(&mc->lock);
 
 	for (s = 0; s < MG_NR_SLOTS; s++)
@@ -610,8 +611,7 @@ static int mg_cpu_offline(unsigned int cpu)
 			perf_event_release_kernel(event[s]);
 	irq_work_sync(&mc->irq_work);
 	hrtimer_cancel(&mc->timer);
-	if (thread)
-		kthread_stop(thread);
+	/* Nothing wakes the holder now; a last wake-up finds online false. */
 	mc->thread = NULL;
 	WRITE_ONCE(mc->throttled, false);
 	return 0;
@@ -892,15 +892,21 @@ static int __init memguard_init(void)
 	if (ret)
 		return ret;
 
+	ret = smpboot_register_percpu_thread(&mg_threads);
+	if (ret)
+		return ret;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "memguard:online",
 				mg_cpu_online, mg_cpu_offline);
-	if (ret < 0)
+	if (ret < 0) {
+		smpboot_unregister_percpu_thread(&mg_threads);
 		return ret;
+	}
 	mg_hp_state = ret;
 
 	ret = mg_sysfs_init();
 	if (ret) {
 		cpuhp_remove_state(mg_hp_state);
+		smpboot_unregister_percpu_thread(&mg_threads);
 		return ret;
 	}
 	pr_info("loaded: period %u us, line size %u B, reclaim %s, holders at SCHED_FIFO %u\n",
@@ -913,6 +919,7 @@ static void __exit memguard_exit(void)
 	/* No writer can race the teardown once sysfs is gone. */
 	mg_sysfs_exit();
 	cpuhp_remove_state(mg_hp_state);
+	smpboot_unregister_percpu_thread(&mg_threads);
 	pr_info("unloaded\n");
 }
 

@@ -26,6 +26,7 @@
  * dropped, and the page goes to the buddy allocator with the last holder.
  */
 #include <linux/cred.h>
+#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/miscdevice.h>
@@ -55,13 +56,54 @@ static void mmc_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(mmc_reap_work, mmc_reap_fn);
 #define MMC_REAP_DELAY	HZ
 
+struct mmc_preset;
+
 struct mmc_file {
 	struct kref ref;
 	struct mutex lock;		/* mask */
 	bool mask_set;
 	struct mmc_mask mask;
 	atomic_long_t committed;	/* pages of live mappings */
+	struct mmc_preset *preset;	/* opened through /dev/mm-color-NAME */
+	unsigned long limit_pages;	/* the preset's size, 0: none */
 };
+
+/*
+ * /dev/mm-color-NAME: a device whose open() gives a file with the
+ * preset's mask and size limit already set, for programs that only open
+ * a path, such as QEMU's memory-backend-file. Made and removed through
+ * the sysfs file "devices". Files keep their preset alive (ref), so a
+ * file that raced a removal keeps working after the node is gone.
+ */
+#define MMC_MAX_PRESETS		32
+#define MMC_PRESET_NAME_MAX	31
+
+struct mmc_preset {
+	struct kref ref;
+	struct list_head node;
+	struct miscdevice misc;
+	char name[MMC_PRESET_NAME_MAX + 1];
+	char devname[sizeof("mm-color-") + MMC_PRESET_NAME_MAX];
+	struct mmc_mask mask;
+	unsigned long size_mb;
+	atomic_t files;			/* files opened through it, alive */
+};
+
+static LIST_HEAD(mmc_presets);
+static DEFINE_MUTEX(mmc_presets_lock);	/* mmc_presets, mmc_nr_presets */
+static unsigned int mmc_nr_presets;
+
+/* last_cmd_status is written under mmc.lock. */
+#define mmc_status_locked(...) do {		\
+		mutex_lock(&mmc.lock);		\
+		mmc_set_status(__VA_ARGS__);	\
+		mutex_unlock(&mmc.lock);	\
+	} while (0)
+
+static void mmc_preset_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct mmc_preset, ref));
+}
 
 struct mmc_map {
 	struct kref ref;		/* one per vma */
@@ -97,7 +139,13 @@ static void mmc_vma_set_flags(struct vm_area_struct *vma, vm_flags_t set,
 
 static void mmc_file_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct mmc_file, ref));
+	struct mmc_file *mf = container_of(ref, struct mmc_file, ref);
+
+	if (mf->preset) {
+		atomic_dec(&mf->preset->files);
+		kref_put(&mf->preset->ref, mmc_preset_free);
+	}
+	kfree(mf);
 }
 
 static bool mmc_page_unshared(struct page *page)
@@ -355,6 +403,10 @@ static int mmc_dev_mmap(struct file *filp, struct vm_area_struct *vma)
 	mutex_lock(&mf->lock);
 	map->mask = mf->mask;
 	err = mf->mask_set ? 0 : -EINVAL;
+	/* A preset's size bounds all mappings of the file together. */
+	if (!err && mf->limit_pages &&
+	    atomic_long_read(&mf->committed) + nr > mf->limit_pages)
+		err = -ENOMEM;
 	if (!err)
 		err = mmc_commit(&map->mask, nr, atomic_long_read(&mf->committed));
 	if (!err)
@@ -525,6 +577,10 @@ static long mmc_get_info(struct mmc_file *mf, void __user *arg)
 	mutex_unlock(&mf->lock);
 	info.page_size = PAGE_SIZE;
 	info.mapped_bytes = (u64)atomic_long_read(&mf->committed) << PAGE_SHIFT;
+	/* A preset's size is the file's limit when below limit_fd_mb's. */
+	if (mf->limit_pages && (!info.limit_bytes ||
+				(u64)mf->limit_pages << PAGE_SHIFT < info.limit_bytes))
+		info.limit_bytes = (u64)mf->limit_pages << PAGE_SHIFT;
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;
@@ -535,6 +591,9 @@ static long mmc_dev_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 	struct mmc_file *mf = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 
+	/* A preset's mask is the point of its node: it stays. */
+	if (mf->preset && (cmd == MM_COLOR_SET_LIST || cmd == MM_COLOR_SET_BITMAP))
+		return -EPERM;
 	switch (cmd) {
 	case MM_COLOR_SET_LIST:
 		return mmc_set_list(mf, uarg);
@@ -558,6 +617,204 @@ static const struct file_operations mmc_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
+
+/* misc_open() hands us the miscdevice; misc_deregister() waits for us. */
+static int mmc_preset_open(struct inode *inode, struct file *filp)
+{
+	struct mmc_preset *p = container_of(filp->private_data,
+					    struct mmc_preset, misc);
+	struct mmc_file *mf;
+	int err;
+
+	err = mmc_dev_open(inode, filp);
+	if (err)
+		return err;
+	mf = filp->private_data;
+	mf->mask = p->mask;
+	mf->mask_set = true;
+	mf->limit_pages = p->size_mb << (20 - PAGE_SHIFT);
+	kref_get(&p->ref);
+	atomic_inc(&p->files);
+	mf->preset = p;
+	return 0;
+}
+
+static const struct file_operations mmc_preset_fops = {
+	.owner = THIS_MODULE,
+	.open = mmc_preset_open,
+	.release = mmc_dev_release,
+	.mmap = mmc_dev_mmap,
+	.unlocked_ioctl = mmc_dev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct mmc_preset *mmc_preset_find(const char *name)
+{
+	struct mmc_preset *p;
+
+	list_for_each_entry(p, &mmc_presets, node)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+static bool mmc_preset_name_ok(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (!n || n > MMC_PRESET_NAME_MAX || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum(name[i]) && !strchr("_-.", name[i]))
+			return false;
+	return true;
+}
+
+static int mmc_preset_add(const char *name, const char *colors,
+			  const char *size)
+{
+	struct mmc_preset *p;
+	unsigned long mb;
+	int err;
+
+	if (!mmc_preset_name_ok(name)) {
+		mmc_status_locked("devices: name '%.40s': 1-%d of A-Z a-z 0-9 _ - .",
+				  name, MMC_PRESET_NAME_MAX);
+		return -EINVAL;
+	}
+	err = kstrtoul(size, 10, &mb);
+	if (err || !mb || mb > totalram_pages() >> (20 - PAGE_SHIFT)) {
+		mmc_status_locked("devices: size '%.20s': MiB, 1 to the machine's memory",
+				  size);
+		return err == -EINVAL ? -EINVAL : -ERANGE;
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	mutex_lock(&mmc.lock);
+	err = mmc_mask_parse(colors, &p->mask, true);
+	mutex_unlock(&mmc.lock);
+	if (err) {
+		kfree(p);
+		return err;
+	}
+	kref_init(&p->ref);
+	atomic_set(&p->files, 0);
+	p->size_mb = mb;
+	strscpy(p->name, name, sizeof(p->name));
+	snprintf(p->devname, sizeof(p->devname), "mm-color-%s", name);
+	p->misc.minor = MISC_DYNAMIC_MINOR;
+	p->misc.name = p->devname;
+	p->misc.fops = &mmc_preset_fops;
+	p->misc.mode = 0666;
+
+	mutex_lock(&mmc_presets_lock);
+	if (mmc_preset_find(name)) {
+		err = -EEXIST;
+		mmc_status_locked("devices: %s exists", p->devname);
+	} else if (mmc_nr_presets >= MMC_MAX_PRESETS) {
+		err = -ENOSPC;
+		mmc_status_locked("devices: at most %d", MMC_MAX_PRESETS);
+	} else {
+		err = misc_register(&p->misc);
+		if (err)
+			mmc_status_locked("devices: %s: misc_register: %d",
+					  p->devname, err);
+	}
+	if (!err) {
+		list_add_tail(&p->node, &mmc_presets);
+		mmc_nr_presets++;
+	}
+	mutex_unlock(&mmc_presets_lock);
+	if (err)
+		kfree(p);
+	return err;
+}
+
+/* Refused while a file opened through the node lives (open or mapped). */
+static int mmc_preset_remove(const char *name)
+{
+	struct mmc_preset *p;
+	int err = 0;
+
+	mutex_lock(&mmc_presets_lock);
+	p = mmc_preset_find(name);
+	if (!p) {
+		err = -ENOENT;
+		mmc_status_locked("devices: no mm-color-%.40s", name);
+	} else if (atomic_read(&p->files)) {
+		err = -EBUSY;
+		mmc_status_locked("devices: %s in use (%d files open or mapped)",
+				  p->devname, atomic_read(&p->files));
+	} else {
+		list_del(&p->node);
+		mmc_nr_presets--;
+		misc_deregister(&p->misc);
+	}
+	mutex_unlock(&mmc_presets_lock);
+	if (!err)
+		kref_put(&p->ref, mmc_preset_free);
+	return err;
+}
+
+/**
+ * mmc_dev_presets_store() - "add NAME COLORS SIZE_MB" or "remove NAME"
+ * @buf: the write, checked by the sysfs layer (one line, no NUL)
+ *
+ * Return: 0 or a negative errno; last_cmd_status says why.
+ */
+int mmc_dev_presets_store(const char *buf)
+{
+	char *text = kstrdup(buf, GFP_KERNEL), *p, *w[5];
+	unsigned int n = 0;
+	int err = -EINVAL;
+
+	if (!text)
+		return -ENOMEM;
+	p = strim(text);
+	while (n < ARRAY_SIZE(w) && (w[n] = strsep(&p, " ")))
+		if (*w[n])
+			n++;
+	if (n == 4 && !strcmp(w[0], "add"))
+		err = mmc_preset_add(w[1], w[2], w[3]);
+	else if (n == 2 && !strcmp(w[0], "remove"))
+		err = mmc_preset_remove(w[1]);
+	else
+		mmc_status_locked("devices: expected 'add NAME COLORS SIZE_MB' or 'remove NAME'");
+	if (!err)
+		mmc_status_locked("ok");
+	kfree(text);
+	return err;
+}
+
+/**
+ * mmc_dev_presets_show() - one line per preset: NAME COLORS SIZE_MB FILES
+ * @buf: a sysfs page
+ *
+ * Return: bytes written.
+ */
+ssize_t mmc_dev_presets_show(char *buf)
+{
+	struct mmc_preset *p;
+	ssize_t n = 0;
+
+	/* The order of mmc_preset_add(): presets, then mmc.lock. */
+	mutex_lock(&mmc_presets_lock);
+	mutex_lock(&mmc.lock);
+	list_for_each_entry(p, &mmc_presets, node) {
+		if (n >= PAGE_SIZE - 64)
+			break;
+		n += scnprintf(buf + n, PAGE_SIZE - n, "%s ", p->name);
+		n += mmc_mask_format(&p->mask, buf + n, PAGE_SIZE - 48 - n);
+		n += scnprintf(buf + n, PAGE_SIZE - n, " %lu %d\n", p->size_mb,
+			       atomic_read(&p->files));
+	}
+	mutex_unlock(&mmc.lock);
+	mutex_unlock(&mmc_presets_lock);
+	return n;
+}
 
 /* open() does the permission check: root, or the module's group. */
 static struct miscdevice mmc_misc = {
@@ -592,6 +849,15 @@ void mmc_dev_exit(void)
 	struct mmc_frame *frame, *tmp;
 	LIST_HEAD(parked);
 
+	struct mmc_preset *p, *ptmp;
+
+	/* No file is open: the module could not unload otherwise. */
+	list_for_each_entry_safe(p, ptmp, &mmc_presets, node) {
+		list_del(&p->node);
+		misc_deregister(&p->misc);
+		kref_put(&p->ref, mmc_preset_free);
+	}
+	mmc_nr_presets = 0;
 	misc_deregister(&mmc_misc);
 	cancel_delayed_work_sync(&mmc_reap_work);
 	spin_lock(&mmc_park_lock);

@@ -119,5 +119,7 @@ void mmc_fill_info(struct mm_color_info *info);
 int mmc_dev_init(void);
 void mmc_dev_exit(void);
 unsigned long mmc_dev_parked_pages(void);
+int mmc_dev_presets_store(const char *buf);
+ssize_t mmc_dev_presets_show(char *buf);
 
 #endif /* _MM_COLOR_INT_H */

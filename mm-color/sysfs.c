@@ -320,7 +320,24 @@ static ssize_t drain_movable_store(struct kobject *kobj,
 
 static struct kobj_attribute drain_movable_attr = __ATTR_RW(drain_movable);
 
+static ssize_t devices_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return mmc_dev_presets_show(buf);
+}
+
+static ssize_t devices_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t len)
+{
+	int err = mmc_dev_presets_store(buf);
+
+	return err ? err : len;
+}
+
+static struct kobj_attribute devices_attr = __ATTR_RW(devices);
+
 static struct attribute *mmc_attrs[] = {
+	&devices_attr.attr,
 	&nr_colors_attr.attr,
 	&way_size_attr.attr,
 	&line_size_attr.attr,

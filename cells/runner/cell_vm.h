@@ -7,6 +7,11 @@
  *
  * Every call that can fail writes a one-line reason (no newline) into
  * why[why_len] and returns a negative errno; the VM is then as before.
+ *
+ * The runner installs a handler for SIGUSR1 (no SA_RESTART) and sends it
+ * to its vCPU threads to get them out of KVM_RUN; a process that uses the
+ * runner must leave SIGUSR1 to it. It installs a SIGBUS handler only
+ * while cell_vm_create() prefaults the guest RAM.
  */
 #ifndef COLORGUARD_CELL_VM_H
 #define COLORGUARD_CELL_VM_H
@@ -50,6 +55,11 @@ struct cell_stats {
 	uint64_t mem_bytes;		/* guest RAM backed by /dev/mm-color */
 	int failed_cpu;			/* host CPU, -1 if none */
 	char failure[128];		/* exit reason when CELL_FAILED */
+	/* Added by the runner core: */
+	uint64_t create_ns;		/* cell_vm_create(), prefault included */
+	uint64_t pages_total;		/* guest RAM pages (comm page included) */
+	uint64_t pages_in_colors;	/* of them, in the cell's colors */
+	uint64_t pages_in_root;		/* of them, in mm-color's root_colors */
 };
 
 struct cell_vm;
@@ -84,5 +94,35 @@ void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st);
 size_t cell_vm_results(struct cell_vm *vm, void *buf, size_t len);
 /* Stop everything and give every resource back. */
 void cell_vm_destroy(struct cell_vm *vm);
+
+/*
+ * Additions of the runner core (cells/runner/):
+ *
+ * cell_vm_create_opts(): cell_vm_create() with options. no_color backs
+ * guest RAM with anonymous memory instead of /dev/mm-color (a control
+ * run: its pages are not confined to the colors); console, if not NULL,
+ * receives the inmate's console lines instead of stdout.
+ */
+struct cell_vm_opts {
+	bool no_color;
+	void *console;		/* FILE * */
+};
+
+int cell_vm_create_opts(const struct cg_config *cfg,
+			const struct cg_cell *cell,
+			const struct cell_vm_opts *opts, struct cell_vm **vm,
+			char *why, size_t why_len);
+/* Stop the vCPUs and mark the cell failed with reason (a watchdog). */
+void cell_vm_fail(struct cell_vm *vm, const char *reason);
+/*
+ * Count the pages of the guest RAM mapping (from /proc/self/pagemap) whose
+ * color, with mm-color's geometry, is in the list mask (NULL: the cell's
+ * colors) and in mm-color's root_colors. 0, or -errno with why.
+ */
+int cell_vm_check_colors(struct cell_vm *vm, const char *mask,
+			 uint64_t *total, uint64_t *in_mask, uint64_t *in_root,
+			 char *why, size_t why_len);
+/* The inmate's state in the comm region (enum cell_inmate_state). */
+unsigned int cell_vm_inmate_state(struct cell_vm *vm);
 
 #endif

@@ -3,14 +3,16 @@
 CG_TOOL := $(BUILD)/host/colorguard/colorguard
 CG_TOOL_SRCS := $(filter-out %/fuzz_config.c,$(wildcard scripts/colorguard/*.c))
 CG_TOOL_LIB_SRCS := $(filter-out %/main.c,$(CG_TOOL_SRCS))
-CG_TOOL_HDRS := $(wildcard scripts/colorguard/*.h include/colorguard/*.h)
+CG_TOOL_HDRS := $(wildcard scripts/colorguard/*.h include/colorguard/*.h) \
+	$(CG_RUNNER_HDRS)
 CG_LIBCONFIG_CFLAGS := $(shell pkg-config --cflags libconfig 2>/dev/null)
 CG_LIBCONFIG_LIBS := $(or $(shell pkg-config --libs libconfig 2>/dev/null),-lconfig)
 
-$(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
+# The cell runner (cells/build.mk) is linked in: its x86 arch file here.
+$(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_HOST)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ $(CG_TOOL_SRCS) \
-		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
+	$(HOST_CC) $(HOST_CFLAGS) $(CG_RUNNER_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ \
+		$(CG_TOOL_SRCS) $(CG_RUNNER_SRCS_HOST) $(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 
 # The tool needs hv-color; until its sources are in the tree there is nothing
 # to build.

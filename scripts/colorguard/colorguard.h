@@ -74,8 +74,16 @@ struct cg_cell {
 	unsigned int nr_regions;
 	struct cg_region regions[CG_MAX_REGIONS];
 	unsigned int memory_line;
+	/* For the cell runner (colorguard cell run, cells/runner/). */
+	struct cg_str image;		/* inmate image path, optional */
+	struct cg_str args;		/* argument string for the inmate */
+	struct cg_u64 comm;		/* guest address of the comm page */
+	struct cg_u64 console;		/* guest address of the console register */
 	unsigned int line;
 };
+
+/* Longest `args` (the comm region's args field, with its NUL). */
+#define CG_ARGS_MAX		767
 
 struct cg_llc {
 	struct cg_u64 size;

@@ -243,7 +243,7 @@ static void read_region(struct ctx *c, const config_setting_t *s,
 
 static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
-	NULL
+	"image", "args", "comm", "console", NULL
 };
 
 static int valid_name(const char *s)
@@ -329,6 +329,20 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 		missing(c, cell->line, NULL, "colors");
 	get_u64(c, s, NULL, "read_mbps", 1, CG_MAX_MBPS, &cell->read_mbps);
 	get_u64(c, s, NULL, "write_mbps", 1, CG_MAX_MBPS, &cell->write_mbps);
+	get_str(c, s, NULL, "image", &cell->image);
+	if (cell->image.line && !cell->image.s[0])
+		cg_err(c->d, cell->image.line, c->label, "image", "empty path");
+	get_str(c, s, NULL, "args", &cell->args);
+	if (strlen(cell->args.s) > CG_ARGS_MAX)
+		cg_err(c->d, cell->args.line, c->label, "args",
+		       "longer than %u characters", CG_ARGS_MAX);
+	/* Page-aligned guest addresses below 2^48; the runner checks overlap. */
+	get_u64(c, s, NULL, "comm", 0, (1ull << 48) - 4096, &cell->comm);
+	if (cell->comm.line && (cell->comm.v & 4095))
+		cg_err(c->d, cell->comm.line, c->label, "comm",
+		       "0x%llx is not page aligned",
+		       (unsigned long long)cell->comm.v);
+	get_u64(c, s, NULL, "console", 0, (1ull << 48) - 1, &cell->console);
 
 	v = config_setting_get_member(s, "memory");
 	set_field(c, NULL, "memory");

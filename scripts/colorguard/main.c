@@ -13,6 +13,9 @@
 #include "colorguard.h"
 #include "system.h"
 
+/* cells/runner/cli.c */
+int cg_cell_main(int argc, char **argv);
+
 #define EXIT_PROBLEMS	1
 #define EXIT_USAGE	2
 #define CG_SYSTEM_CFG	"/etc/colorguard/system.cfg"
@@ -38,6 +41,18 @@ static const char usage_text[] =
 "  status [CONFIG]      the live system (mm-color, memguard, per cell and per\n"
 "                       CPU) and every mismatch with CONFIG (default\n"
 "                       " CG_SYSTEM_CFG "); exit 1 on any\n"
+"  cell run CONFIG CELL [IMAGE] [OPTIONS]\n"
+"                       run a cell as a KVM VM on colored memory in the\n"
+"                       foreground ('colorguard cell --help')\n"
+"  cell create CONFIG CELL | load CELL IMAGE [-a ADDR] [-s STRING] |\n"
+"       start CELL | shutdown CELL [--force] | destroy CELL | list |\n"
+"       stats CELL\n"
+"                       a cell that outlives the command: a supervisor per\n"
+"                       cell, state and control socket in /run/colorguard/\n"
+"  cell exec CONFIG CELL -- COMMAND [ARGS]\n"
+"                       take the cell's CPUs from root Linux (cpuset\n"
+"                       partition, IRQ affinity, memguard), run COMMAND in\n"
+"                       them, give everything back when it ends\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
@@ -265,6 +280,8 @@ int main(int argc, char **argv)
 		return cmd_decode(argc - 1, argv + 1);
 	if (!strcmp(cmd, "status"))
 		return cmd_status(argc - 1, argv + 1);
+	if (!strcmp(cmd, "cell"))
+		return cg_cell_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||
 	    !strcmp(cmd, "compile") || !strcmp(cmd, "apply"))
 		return config_command(cmd, argc - 1, argv + 1);

@@ -105,5 +105,15 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 				(unsigned long long)sr->extents,
 				sr->extents == 1 ? "" : "s");
 		}
+		if (cell->image.line)
+			fprintf(out, "  %-11s %s\n", "image", cell->image.s);
+		if (cell->args.line)
+			fprintf(out, "  %-11s \"%s\"\n", "args", cell->args.s);
+		if (cell->comm.line)
+			fprintf(out, "  %-11s 0x%llx\n", "comm",
+				(unsigned long long)cell->comm.v);
+		if (cell->console.line)
+			fprintf(out, "  %-11s 0x%llx\n", "console",
+				(unsigned long long)cell->console.v);
 	}
 }

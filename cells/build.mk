@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Cells: the KVM cell runner (linked into the colorguard tool, host and
+# guest builds) and the inmates, flat binaries for the guest architecture
+# staged into $(GUEST)/cells/, which is the guest's /suites/cells/.
+
+# The runner: common part plus the arch file of the machine it runs on.
+CG_RUNNER_COMMON := $(filter-out cells/runner/cli.c,$(wildcard cells/runner/*.c)) \
+	cells/runner/cli.c
+CG_RUNNER_SRCS_HOST := $(wildcard cells/runner/*.c) cells/runner/arch/x86.c
+CG_RUNNER_SRCS_GUEST := $(wildcard cells/runner/*.c) \
+	cells/runner/arch/$(if $(filter arm64,$(ARCH)),arm64,x86).c
+CG_RUNNER_HDRS := $(wildcard cells/runner/*.h) include/colorguard/cell_comm.h
+CG_RUNNER_CFLAGS := -Icells/runner -Iscripts/colorguard -pthread
+
+# Inmates: -ffreestanding -nostdlib, our linker script, objcopy -O binary.
+INMATE_LIB := $(wildcard cells/inmates/lib/*.c) \
+	$(wildcard cells/inmates/lib/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)/*.[cS])
+INMATE_HDRS := cells/inmates/lib/inmate.h include/colorguard/cell_comm.h
+INMATE_LDS := cells/inmates/lib/inmate.lds
+INMATE_COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -ffreestanding \
+	-nostdlib -static -fno-pic -fno-pie -no-pie -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -I$(TOP)/include -Icells/inmates/lib \
+	-Wl,-T,$(INMATE_LDS) -Wl,--build-id=none -Wl,-z,norelro -Wl,--no-warn-rwx-segments
+ifeq ($(ARCH),arm64)
+INMATE_CC := aarch64-linux-gnu-gcc
+INMATE_OBJCOPY := aarch64-linux-gnu-objcopy
+INMATE_CFLAGS := $(INMATE_COMMON_CFLAGS) -mgeneral-regs-only -mstrict-align
+else
+INMATE_CC := gcc
+INMATE_OBJCOPY := objcopy
+INMATE_CFLAGS := $(INMATE_COMMON_CFLAGS) -m32 -march=i686 -mno-sse -mno-mmx \
+	-mno-80387 -Wl,-m,elf_i386
+endif
+INMATE_DEMOS := $(patsubst cells/inmates/demos/%.c,$(GUEST)/cells/%.bin,\
+	$(wildcard cells/inmates/demos/*.c))
+INMATE_TESTS := $(patsubst selftests/cells/inmates/%.c,$(GUEST)/cells/inmates/%.bin,\
+	$(wildcard selftests/cells/inmates/*.c))
+INMATES := $(INMATE_DEMOS) $(INMATE_TESTS)
+
+$(GUEST)/cells/%.elf: cells/inmates/demos/%.c $(INMATE_LIB) $(INMATE_HDRS) $(INMATE_LDS)
+	@mkdir -p $(dir $@)
+	$(INMATE_CC) $(INMATE_CFLAGS) -o $@ $< $(INMATE_LIB)
+$(GUEST)/cells/inmates/%.elf: selftests/cells/inmates/%.c $(INMATE_LIB) $(INMATE_HDRS) $(INMATE_LDS)
+	@mkdir -p $(dir $@)
+	$(INMATE_CC) $(INMATE_CFLAGS) -o $@ $< $(INMATE_LIB)
+$(GUEST)/cells/%.bin: $(GUEST)/cells/%.elf
+	$(INMATE_OBJCOPY) -O binary $< $@
+
+.PHONY: inmates
+inmates: $(INMATES)
+.SECONDARY: $(INMATES:.bin=.elf)
+guest: inmates

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * critbench as an inmate: the critical workload of the demo. A pointer
+ * chase over a working set (args ws=SIZE, default 256K: a share of the
+ * LLC) in a random cyclic order of cache lines, then a stream (read and
+ * write, stream=SIZE, default 1M) over the cell's RAM above the image.
+ * rounds=N repeats both. Results, per access, go to the comm region in
+ * hundredths of a cycle of the counter named by cycles_name() (arm64
+ * PMCCNTR, x86 TSC): nothing is printed per round, exits are expensive.
+ */
+#include "inmate.h"
+
+#define LINE	64
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Sattolo's shuffle: one cycle through every line of buf. */
+static void build_chase(uintptr_t *buf, size_t lines)
+{
+	const size_t step = LINE / sizeof(uintptr_t);
+	size_t i;
+
+	for (i = 0; i < lines; i++)
+		buf[i * step] = i;
+	for (i = lines - 1; i > 0; i--) {
+		size_t j = (size_t)(next_rand() % i);
+		uintptr_t t = buf[i * step];
+
+		buf[i * step] = buf[j * step];
+		buf[j * step] = t;
+	}
+	for (i = 0; i < lines; i++)
+		buf[i * step] = (uintptr_t)&buf[buf[i * step] * step];
+}
+
+static uintptr_t chase(uintptr_t *p, uint64_t n)
+{
+	while (n--)
+		p = (uintptr_t *)*p;
+	return (uintptr_t)p;
+}
+
+int inmate_main(void)
+{
+	uint64_t ws = arg_u64("ws", 256 << 10);
+	uint64_t stream = arg_u64("stream", 1 << 20);
+	uint64_t rounds = arg_u64("rounds", 3);
+	uintptr_t heap = (uintptr_t)__image_end;
+	uint64_t end = comm->ram_base + comm->ram_size;
+	uint64_t lines, accesses, best_chase = ~0ull, best_stream = ~0ull;
+	uint64_t r, t0, t1, sum = 0, sink = 0;
+	volatile uint64_t *s;
+	uintptr_t *buf;
+	size_t i;
+
+	if (ws < LINE * 2 || stream < LINE || rounds == 0 ||
+	    (uint64_t)heap + ws + stream > end) {
+		iprintf("critbench: ws=%llu stream=%llu do not fit the %llu bytes above the image\n",
+			(unsigned long long)ws, (unsigned long long)stream,
+			(unsigned long long)(end - heap));
+		return 1;
+	}
+	lines = ws / LINE;
+	accesses = lines * 4;
+	buf = (uintptr_t *)heap;
+	s = (volatile uint64_t *)(uintptr_t)(heap + ws);
+	build_chase(buf, lines);
+	iprintf("critbench: chase %llu KiB (%llu lines), stream %llu KiB, %llu rounds, counter %s\n",
+		(unsigned long long)(ws >> 10), (unsigned long long)lines,
+		(unsigned long long)(stream >> 10), (unsigned long long)rounds,
+		cycles_name());
+	sink += chase(buf, lines);		/* warm up */
+	for (r = 0; r < rounds; r++) {
+		t0 = cycles();
+		sink += chase(buf, accesses);
+		t1 = cycles();
+		if (t1 - t0 < best_chase)
+			best_chase = t1 - t0;
+		t0 = cycles();
+		for (i = 0; i < stream / 8; i += LINE / 8) {
+			sum += s[i];
+			s[i] = sum;
+		}
+		t1 = cycles();
+		if (t1 - t0 < best_stream)
+			best_stream = t1 - t0;
+	}
+	result_set("ws_bytes", ws);
+	result_set("chase_accesses", accesses);
+	result_set("chase_cycles", best_chase);
+	result_set("chase_cyc_x100", best_chase * 100 / accesses);
+	result_set("stream_bytes", stream);
+	result_set("stream_cyc_x100", best_stream * 100 / (stream / LINE));
+	result_set("rounds", rounds);
+	result_set("sink", (sink ^ sum) & 1);
+	iprintf("critbench: %llu.%02llu cycles per chase access, %llu.%02llu per stream line (best of %llu)\n",
+		(unsigned long long)(best_chase * 100 / accesses / 100),
+		(unsigned long long)(best_chase * 100 / accesses % 100),
+		(unsigned long long)(best_stream * 100 / (stream / LINE) / 100),
+		(unsigned long long)(best_stream * 100 / (stream / LINE) % 100),
+		(unsigned long long)rounds);
+	return 0;
+}

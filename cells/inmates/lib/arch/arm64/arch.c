@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/* arm64 part of the inmate library: PMU cycle counter, CNTVCT, PSCI. */
+#include "../../inmate.h"
+
+#define PSCI_SYSTEM_OFF	0x84000008u
+
+static const char *const ec_names[64] = {
+	[0x00] = "unknown instruction",
+	[0x01] = "WFI/WFE trap",
+	[0x07] = "FP/SIMD access",
+	[0x0e] = "illegal execution state",
+	[0x15] = "SVC",
+	[0x18] = "system register access",
+	[0x20] = "instruction abort (lower EL)",
+	[0x21] = "instruction abort",
+	[0x22] = "PC alignment",
+	[0x24] = "data abort (lower EL)",
+	[0x25] = "data abort",
+	[0x26] = "SP alignment",
+	[0x2f] = "SError",
+	[0x3c] = "BRK",
+};
+
+void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr);
+void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr)
+{
+	const char *n = ec_names[(esr >> 26) & 0x3f];
+
+	inmate_fault(esr, far, elr, idx, n ? n : "exception");
+}
+
+void arch_init(void)
+{
+	if (!(comm->flags & CELL_COMM_F_PMU))
+		return;
+	/* Count EL1 cycles from now: PMCR.E, cycle counter enabled. */
+	asm volatile("msr pmccfiltr_el0, xzr\n"
+		     "mrs x0, pmcr_el0\n"
+		     "orr x0, x0, #1\n"		/* E */
+		     "orr x0, x0, #4\n"		/* C: reset the cycle counter */
+		     "msr pmcr_el0, x0\n"
+		     "mov x0, #(1 << 31)\n"
+		     "msr pmcntenset_el0, x0\n"
+		     "isb\n" ::: "x0", "memory");
+}
+
+uint64_t arch_cycles(void)
+{
+	uint64_t v;
+
+	asm volatile("isb; mrs %0, pmccntr_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+uint64_t arch_ticks(void)
+{
+	uint64_t v;
+
+	asm volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+uint64_t arch_tick_hz(void)
+{
+	uint64_t v;
+
+	asm volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+
+void arch_stop(void)
+{
+	register uint64_t x0 asm("x0") = PSCI_SYSTEM_OFF;
+
+	for (;;)
+		asm volatile("hvc #0" : "+r"(x0) :: "memory");
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vCPU threads: one per cell CPU, pinned to it, each running KVM_RUN and
+ * serving the exits: the console register, the inmate's stop, and every
+ * exit the runner cannot serve, which fails the cell.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include "vm_int.h"
+
+#define SIG_KICK	SIGUSR1
+
+static void kick(int sig)
+{
+	(void)sig;	/* only to make KVM_RUN return -EINTR */
+}
+
+static void count(struct cell_vm *vm, enum cell_exit_kind k)
+{
+	__atomic_add_fetch(&vm->exits[k], 1, __ATOMIC_RELAXED);
+}
+
+/* Stop every vCPU; caller has ended the cell (or is destroying it). */
+static void request_stop(struct cell_vm *vm)
+{
+	unsigned int i;
+
+	vm->stopping = 1;
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct cell_vcpu *v = &vm->vcpus[i];
+
+		if (!v->thread_live)
+			continue;
+		v->run->immediate_exit = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		pthread_kill(v->thread, SIG_KICK);
+	}
+}
+
+/* Leave the running states once; the first reason wins. */
+void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
+	      const char *reason)
+{
+	pthread_mutex_lock(&vm->lock);
+	if (vm->state == CELL_RUNNING || vm->state == CELL_RUNNING_LOCKED) {
+		vm->state = st;
+		vm->t_stop = cell_now_ns();
+		vm->failed_cpu = st == CELL_FAILED ? cpu : -1;
+		if (reason)
+			snprintf(vm->failure, sizeof(vm->failure), "%s", reason);
+		if (vm->comm)
+			vm->comm->cell_state = CELL_COMM_SHUT_DOWN;
+		pthread_cond_broadcast(&vm->cond);
+	}
+	pthread_mutex_unlock(&vm->lock);
+	request_stop(vm);
+}
+
+static void fail(struct cell_vcpu *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void fail(struct cell_vcpu *v, const char *fmt, ...)
+{
+	char r[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r, sizeof(r), fmt, ap);
+	va_end(ap);
+	cell_end(v->vm, CELL_FAILED, v->host_cpu, r);
+}
+
+/* The inmate stopped: cleanly, or after reporting a fault. */
+static void inmate_stopped(struct cell_vcpu *v)
+{
+	struct cell_vm *vm = v->vm;
+	volatile struct cell_comm *c = vm->comm;
+	char reason[sizeof(c->fault_reason)];
+	unsigned int cpu;
+
+	if (c->inmate_state != CELL_INMATE_FAILED) {
+		cell_end(vm, CELL_SHUT_DOWN, -1, NULL);
+		return;
+	}
+	memcpy(reason, (const char *)c->fault_reason, sizeof(reason));
+	reason[sizeof(reason) - 1] = '\0';
+	cpu = c->fault_cpu < vm->nr_vcpus ? c->fault_cpu : v->idx;
+	fail(&vm->vcpus[cpu], "inmate fault on vCPU %u: %s (code 0x%llx, address 0x%llx, pc 0x%llx)",
+	     cpu, reason, (unsigned long long)c->fault_info[0],
+	     (unsigned long long)c->fault_info[1],
+	     (unsigned long long)c->fault_info[2]);
+}
+
+static void console_byte(struct cell_vcpu *v, char ch)
+{
+	struct cell_vm *vm = v->vm;
+
+	if (ch != '\n' && v->line_len < sizeof(v->line) - 1) {
+		if (ch != '\r')
+			v->line[v->line_len++] = ch;
+		return;
+	}
+	v->line[v->line_len] = '\0';
+	pthread_mutex_lock(&vm->lock);
+	fprintf(vm->console, "[%s] %s\n", vm->name, v->line);
+	fflush(vm->console);
+	pthread_mutex_unlock(&vm->lock);
+	v->line_len = 0;
+	if (ch != '\n')
+		v->line[v->line_len++] = ch;
+}
+
+/* One exit; 0 to go on running. */
+static int handle_exit(struct cell_vcpu *v)
+{
+	struct kvm_run *run = v->run;
+	struct cell_vm *vm = v->vm;
+
+	switch (run->exit_reason) {
+	case KVM_EXIT_MMIO:
+		count(vm, CELL_EXIT_MMIO);
+		if (run->mmio.phys_addr == vm->console_gpa) {
+			if (run->mmio.is_write && run->mmio.len == 1)
+				console_byte(v, run->mmio.data[0]);
+			else if (!run->mmio.is_write)
+				memset(run->mmio.data, 0, sizeof(run->mmio.data));
+			return 0;
+		}
+		fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM or console",
+		     run->mmio.is_write ? "write" : "read", run->mmio.len,
+		     (unsigned long long)run->mmio.phys_addr);
+		return -1;
+	case KVM_EXIT_IO:
+		count(vm, CELL_EXIT_IO);
+		fail(v, "port I/O %s at port 0x%x", run->io.direction ==
+		     KVM_EXIT_IO_OUT ? "out" : "in", run->io.port);
+		return -1;
+	case KVM_EXIT_HLT:
+		/* x86: the inmate's stop; a secondary vCPU just parks. */
+		count(vm, CELL_EXIT_HLT);
+		if (v->idx == 0)
+			inmate_stopped(v);
+		return -1;
+	case KVM_EXIT_SYSTEM_EVENT:
+		count(vm, CELL_EXIT_SYSTEM_EVENT);
+		if (run->system_event.type == KVM_SYSTEM_EVENT_SHUTDOWN ||
+		    run->system_event.type == KVM_SYSTEM_EVENT_RESET)
+			inmate_stopped(v);
+		else
+			fail(v, "system event %u (PSCI crash or unknown)",
+			     run->system_event.type);
+		return -1;
+	case KVM_EXIT_SHUTDOWN:
+		count(vm, CELL_EXIT_OTHER);
+		fail(v, "triple fault (x86 shutdown)");
+		return -1;
+	case KVM_EXIT_FAIL_ENTRY:
+		count(vm, CELL_EXIT_OTHER);
+		fail(v, "VM entry failed, hardware reason 0x%llx",
+		     (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
+		return -1;
+	case KVM_EXIT_INTERNAL_ERROR:
+		count(vm, CELL_EXIT_OTHER);
+		fail(v, "KVM internal error, suberror %u", run->internal.suberror);
+		return -1;
+	default:
+		count(vm, CELL_EXIT_OTHER);
+		fail(v, "unexpected KVM exit reason %u", run->exit_reason);
+		return -1;
+	}
+}
+
+static void *vcpu_thread(void *arg)
+{
+	struct cell_vcpu *v = arg;
+	struct cell_vm *vm = v->vm;
+
+	while (!vm->stopping) {
+		if (ioctl(v->fd, KVM_RUN, 0) < 0) {
+			if (errno == EINTR || errno == EAGAIN) {
+				count(vm, CELL_EXIT_INTR);
+				continue;
+			}
+			fail(v, "KVM_RUN: %s", strerror(errno));
+			break;
+		}
+		if (handle_exit(v))
+			break;
+	}
+	return NULL;
+}
+
+int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
+{
+	struct sigaction sa = { .sa_handler = kick };	/* no SA_RESTART */
+	unsigned int i;
+	int ret;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIG_KICK, &sa, NULL);
+	vm->stopping = 0;
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct cell_vcpu *v = &vm->vcpus[i];
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		v->run->immediate_exit = 0;
+		v->line_len = 0;
+		ret = cell_arch_vcpu_reset(vm, v, why, len);
+		if (ret)
+			goto fail;
+		CPU_ZERO(&set);
+		CPU_SET(v->host_cpu, &set);
+		pthread_attr_init(&attr);
+		ret = -pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (!ret)
+			ret = -pthread_create(&v->thread, &attr, vcpu_thread, v);
+		pthread_attr_destroy(&attr);
+		if (ret) {
+			cell_why(why, len, "vCPU %u on CPU %d: %s", i,
+				 v->host_cpu, strerror(-ret));
+			goto fail;
+		}
+		v->thread_live = 1;
+	}
+	return 0;
+fail:
+	cell_vcpus_stop(vm);
+	return ret;
+}
+
+/* Stop and join every vCPU thread. */
+void cell_vcpus_stop(struct cell_vm *vm)
+{
+	unsigned int i;
+
+	request_stop(vm);
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct cell_vcpu *v = &vm->vcpus[i];
+
+		if (!v->thread_live)
+			continue;
+		pthread_join(v->thread, NULL);
+		v->thread_live = 0;
+	}
+}
+
+int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&vm->lock);
+	if (vm->state != CELL_LOADED) {
+		cell_why(why, len, "cell is %s: load an image first",
+			 cell_state_name(vm->state));
+		pthread_mutex_unlock(&vm->lock);
+		return vm->state == CELL_RUNNING ||
+		       vm->state == CELL_RUNNING_LOCKED ? -EBUSY : -EINVAL;
+	}
+	/* Joined threads of an earlier run, if any. */
+	pthread_mutex_unlock(&vm->lock);
+	cell_vcpus_stop(vm);
+	cell_comm_init(vm);
+	pthread_mutex_lock(&vm->lock);
+	vm->state = CELL_RUNNING;
+	vm->t_start = cell_now_ns();
+	vm->t_stop = 0;
+	vm->failed_cpu = -1;
+	vm->failure[0] = '\0';
+	memset(vm->exits, 0, sizeof(vm->exits));
+	pthread_mutex_unlock(&vm->lock);
+	ret = cell_vcpus_start(vm, why, len);
+	if (ret) {
+		pthread_mutex_lock(&vm->lock);
+		vm->state = CELL_LOADED;
+		vm->t_start = 0;
+		pthread_mutex_unlock(&vm->lock);
+	}
+	return ret;
+}
+
+int cell_vm_wait(struct cell_vm *vm, unsigned int timeout_ms)
+{
+	struct timespec ts;
+	int ret = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (timeout_ms % 1000) * 1000000l;
+	if (ts.tv_nsec >= 1000000000l) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000l;
+	}
+	pthread_mutex_lock(&vm->lock);
+	while (vm->state == CELL_RUNNING || vm->state == CELL_RUNNING_LOCKED) {
+		if (!timeout_ms)
+			pthread_cond_wait(&vm->cond, &vm->lock);
+		else if (pthread_cond_timedwait(&vm->cond, &vm->lock, &ts) ==
+			 ETIMEDOUT) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&vm->lock);
+	if (!ret)
+		cell_vcpus_stop(vm);
+	return ret;
+}
+
+void cell_vm_fail(struct cell_vm *vm, const char *reason)
+{
+	cell_end(vm, CELL_FAILED, vm->nr_vcpus ? vm->vcpus[0].host_cpu : -1,
+		 reason);
+	cell_vcpus_stop(vm);
+}

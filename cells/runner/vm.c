@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cell VM's life: create (KVM VM, colored RAM, memslots, vCPUs),
+ * states, stats, destroy. See cell_vm.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <colorguard/hv_color.h>
+
+#include "vm_int.h"
+
+uint64_t cell_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void cell_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+const char *cell_state_name(enum cell_state s)
+{
+	static const char *const names[] = {
+		[CELL_CREATED] = "created",
+		[CELL_LOADED] = "loaded",
+		[CELL_RUNNING] = "running",
+		[CELL_RUNNING_LOCKED] = "running/locked",
+		[CELL_SHUT_DOWN] = "shut down",
+		[CELL_FAILED] = "failed",
+	};
+
+	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ?
+		names[s] : "unknown";
+}
+
+/* The cell's CPUs, in order: one vCPU each. */
+static int cell_cpus(struct cell_vm *vm, const struct cg_cell *cell,
+		     char *why, size_t len)
+{
+	struct hvc_mask m;
+	unsigned int c;
+
+	if (hvc_mask_parse(&m, cell->cpus.s, strlen(cell->cpus.s),
+			   HVC_MAX_CPUS, NULL) || hvc_mask_empty(&m)) {
+		cell_why(why, len, "cpus \"%s\": not a CPU list", cell->cpus.s);
+		return -EINVAL;
+	}
+	if (hvc_mask_weight(&m) > CELL_MAX_VCPUS) {
+		cell_why(why, len, "%u CPUs, the runner takes at most %u",
+			 hvc_mask_weight(&m), CELL_MAX_VCPUS);
+		return -EINVAL;
+	}
+	for (c = hvc_mask_next(&m, 0); c < HVC_MAX_CPUS;
+	     c = hvc_mask_next(&m, c + 1))
+		vm->vcpus[vm->nr_vcpus++].host_cpu = c;
+	return 0;
+}
+
+static int create_vcpus(struct cell_vm *vm, char *why, size_t len)
+{
+	unsigned int i;
+	int ret;
+
+	vm->run_size = ioctl(vm->kvm_fd, KVM_GET_VCPU_MMAP_SIZE, 0);
+	if ((long)vm->run_size <= 0) {
+		cell_why(why, len, "KVM_GET_VCPU_MMAP_SIZE: %s", strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct cell_vcpu *v = &vm->vcpus[i];
+		void *run;
+
+		v->vm = vm;
+		v->idx = i;
+		v->fd = ioctl(vm->vm_fd, KVM_CREATE_VCPU, i);
+		if (v->fd < 0) {
+			ret = -errno;
+			cell_why(why, len, "KVM_CREATE_VCPU %u: %s", i,
+				 strerror(-ret));
+			return ret;
+		}
+		run = mmap(NULL, vm->run_size, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, v->fd, 0);
+		if (run == MAP_FAILED) {
+			ret = -errno;
+			cell_why(why, len, "mmap of kvm_run: %s", strerror(-ret));
+			return ret;
+		}
+		v->run = run;
+		ret = cell_arch_vcpu_init(vm, v, why, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int set_memslots(struct cell_vm *vm, char *why, size_t len)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < vm->nr_slots; i++) {
+		struct kvm_userspace_memory_region r = {
+			.slot = i,
+			.guest_phys_addr = vm->slots[i].gpa,
+			.memory_size = vm->slots[i].size,
+			.userspace_addr = (uintptr_t)vm->slots[i].host,
+		};
+
+		if (ioctl(vm->vm_fd, KVM_SET_USER_MEMORY_REGION, &r)) {
+			ret = -errno;
+			cell_why(why, len, "KVM_SET_USER_MEMORY_REGION 0x%llx +0x%llx: %s",
+				 (unsigned long long)r.guest_phys_addr,
+				 (unsigned long long)r.memory_size,
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int cell_vm_create_opts(const struct cg_config *cfg,
+			const struct cg_cell *cell,
+			const struct cell_vm_opts *opts, struct cell_vm **out,
+			char *why, size_t len)
+{
+	uint64_t t0 = cell_now_ns();
+	struct cell_vm *vm;
+	int ret;
+
+	*out = NULL;
+	if (cell->type == CG_CELL_ROOT) {
+		cell_why(why, len, "cell \"%s\" is the root cell: root Linux itself, not a KVM cell",
+			 cell->name);
+		return -EINVAL;
+	}
+	vm = calloc(1, sizeof(*vm));
+	if (!vm) {
+		cell_why(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	vm->kvm_fd = vm->vm_fd = vm->mmc_fd = -1;
+	vm->failed_cpu = -1;
+	vm->cfg = cfg;
+	vm->no_color = opts && opts->no_color;
+	vm->console = opts && opts->console ? opts->console : stdout;
+	snprintf(vm->name, sizeof(vm->name), "%s", cell->name);
+	snprintf(vm->colors, sizeof(vm->colors), "%s", cell->colors.s);
+	vm->comm_gpa = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;
+	vm->console_gpa = cell->console.line ? cell->console.v :
+			  cell_arch_console_default();
+	pthread_mutex_init(&vm->lock, NULL);
+	pthread_cond_init(&vm->cond, NULL);
+
+	ret = cell_cpus(vm, cell, why, len);
+	if (ret)
+		goto fail;
+	vm->kvm_fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (vm->kvm_fd < 0) {
+		ret = -errno;
+		cell_why(why, len, "cannot open /dev/kvm: %s", strerror(-ret));
+		goto fail;
+	}
+	vm->vm_fd = ioctl(vm->kvm_fd, KVM_CREATE_VM, 0);
+	if (vm->vm_fd < 0) {
+		ret = -errno;
+		cell_why(why, len, "KVM_CREATE_VM: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = cell_mem_create(vm, cell, why, len);
+	if (ret)
+		goto fail;
+	ret = cell_arch_vm_init(vm, why, len);
+	if (ret)
+		goto fail;
+	ret = set_memslots(vm, why, len);
+	if (ret)
+		goto fail;
+	ret = create_vcpus(vm, why, len);
+	if (ret)
+		goto fail;
+	vm->cfg = NULL;
+	vm->state = CELL_CREATED;
+	vm->create_ns = cell_now_ns() - t0;
+	if (!vm->no_color || !access("/sys/kernel/mm/color/way_size", R_OK))
+		cell_mem_check(vm, NULL, &vm->pages_total, &vm->pages_in_colors,
+			       &vm->pages_in_root, NULL, 0);
+	*out = vm;
+	return 0;
+fail:
+	vm->cfg = NULL;
+	cell_vm_destroy(vm);
+	return ret;
+}
+
+int cell_vm_create(const struct cg_config *cfg, const struct cg_cell *cell,
+		   struct cell_vm **vm, char *why, size_t why_len)
+{
+	return cell_vm_create_opts(cfg, cell, NULL, vm, why, why_len);
+}
+
+void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st)
+{
+	unsigned int i;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&vm->lock);
+	st->state = vm->state;
+	st->nr_cpus = vm->nr_vcpus;
+	for (i = 0; i < vm->nr_vcpus; i++)
+		st->cpus[i] = vm->vcpus[i].host_cpu;
+	memcpy(st->exits, vm->exits, sizeof(st->exits));
+	if (vm->t_start)
+		st->run_ns = (vm->t_stop ? vm->t_stop : cell_now_ns()) -
+			     vm->t_start;
+	for (i = 0; i < vm->nr_slots; i++)
+		st->mem_bytes += vm->no_color ? 0 : vm->slots[i].size;
+	st->failed_cpu = vm->failed_cpu;
+	snprintf(st->failure, sizeof(st->failure), "%s", vm->failure);
+	st->create_ns = vm->create_ns;
+	st->pages_total = vm->pages_total;
+	st->pages_in_colors = vm->pages_in_colors;
+	st->pages_in_root = vm->pages_in_root;
+	pthread_mutex_unlock(&vm->lock);
+}
+
+int cell_vm_check_colors(struct cell_vm *vm, const char *mask,
+			 uint64_t *total, uint64_t *in_mask, uint64_t *in_root,
+			 char *why, size_t why_len)
+{
+	return cell_mem_check(vm, mask, total, in_mask, in_root, why, why_len);
+}
+
+unsigned int cell_vm_inmate_state(struct cell_vm *vm)
+{
+	return vm->comm ? vm->comm->inmate_state : CELL_INMATE_NONE;
+}
+
+void cell_vm_destroy(struct cell_vm *vm)
+{
+	unsigned int i;
+
+	if (!vm)
+		return;
+	cell_vcpus_stop(vm);
+	for (i = 0; i < vm->nr_vcpus; i++) {
+		struct cell_vcpu *v = &vm->vcpus[i];
+
+		if (v->run)
+			munmap(v->run, vm->run_size);
+		if (v->fd > 0)
+			close(v->fd);
+	}
+	if (vm->vm_fd >= 0)
+		close(vm->vm_fd);
+	if (vm->kvm_fd >= 0)
+		close(vm->kvm_fd);
+	/* After the VM: KVM drops its page references with the memslots. */
+	cell_mem_destroy(vm);
+	pthread_mutex_destroy(&vm->lock);
+	pthread_cond_destroy(&vm->cond);
+	free(vm);
+}

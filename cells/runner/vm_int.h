@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside struct cell_vm: shared by the runner's files and the arch files. */
+#ifndef COLORGUARD_CELL_VM_INT_H
+#define COLORGUARD_CELL_VM_INT_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <linux/kvm.h>
+
+#include <colorguard/cell_comm.h>
+
+#include "cell_vm.h"
+#include "colorguard.h"
+
+#define CELL_MAX_VCPUS	64
+#define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1)	/* regions and the comm page */
+
+struct cell_slot {
+	uint64_t gpa;
+	uint64_t size;
+	void *host;
+};
+
+struct cell_vcpu {
+	struct cell_vm *vm;
+	unsigned int idx;
+	int fd;
+	int host_cpu;
+	struct kvm_run *run;
+	pthread_t thread;
+	int thread_live;
+	char line[256];		/* console line being assembled */
+	size_t line_len;
+};
+
+struct cell_vm {
+	char name[CG_NAME_MAX + 1];
+	char colors[CG_LIST_MAX + 1];
+	const struct cg_config *cfg;	/* during cell_vm_create() only */
+	int kvm_fd, vm_fd, mmc_fd;
+	int no_color;			/* control runs: anonymous memory */
+	size_t run_size;
+	unsigned int nr_slots;
+	struct cell_slot slots[CELL_MAX_SLOTS];	/* last: the comm page */
+	volatile struct cell_comm *comm;
+	uint64_t comm_gpa, console_gpa;
+	uint64_t entry;
+	unsigned int nr_vcpus;
+	struct cell_vcpu vcpus[CELL_MAX_VCPUS];
+	int has_pmu;
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	enum cell_state state;
+	volatile int stopping;
+	uint64_t exits[CELL_EXIT_KINDS];
+	uint64_t t_start, t_stop, create_ns;
+	int failed_cpu;
+	char failure[128];
+	FILE *console;
+	uint64_t pages_total, pages_in_colors, pages_in_root;
+};
+
+uint64_t cell_now_ns(void);
+void cell_why(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* mem.c */
+int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
+		    char *why, size_t len);
+void cell_mem_destroy(struct cell_vm *vm);
+int cell_mem_check(struct cell_vm *vm, const char *mask, uint64_t *total,
+		   uint64_t *in_mask, uint64_t *in_root, char *why, size_t len);
+
+/* vcpu.c */
+int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len);
+void cell_vcpus_stop(struct cell_vm *vm);
+void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
+	      const char *reason);
+
+/* comm.c */
+void cell_comm_init(struct cell_vm *vm);
+
+/* arch/<arch>.c */
+extern const char *const cell_arch_name;
+uint64_t cell_arch_console_default(void);
+int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len);
+int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len);
+int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
+			size_t len);
+int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,
+			 size_t len);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The comm region of a colorguard cell: one 4 KiB page of the cell's RAM
+ * (colored like the rest of it) that the cell runner and the inmate share.
+ * Results travel through it rather than through exits, because every exit
+ * is expensive (0.1-0.3 ms in a nested test VM).
+ *
+ * Byte layout (little endian, every field naturally aligned):
+ *
+ *   off  size  field            written by  meaning
+ *     0     8  signature        runner      "CGCOMM\0\0"
+ *     8     4  revision         runner      CELL_COMM_REVISION
+ *    12     4  cell_state       runner      enum cell_comm_state
+ *    16     4  msg_to_cell      runner      CELL_MSG_*, NONE when read
+ *    20     4  reply_from_cell  inmate      CELL_REPLY_*
+ *    24     4  inmate_state     inmate      enum cell_inmate_state
+ *    28     4  fault_cpu        inmate      vCPU index that faulted
+ *    32     8  console          runner      guest address of the console
+ *                                           byte register (MMIO, write-only)
+ *    40     8  ram_base         runner      guest address of memory[0]
+ *    48     8  ram_size         runner      bytes of memory[0]
+ *    56     4  nr_cpus          runner      vCPUs of the cell
+ *    60     4  flags            runner      CELL_COMM_F_*
+ *    64    32  fault_info[4]    inmate      arch code (arm64 ESR_EL1, x86
+ *                                           vector), address (FAR_EL1 or 0),
+ *                                           pc, error code / spare
+ *    96    64  fault_reason     inmate      NUL-terminated one line
+ *   160   768  args             runner      NUL-terminated argument string
+ *                                           ("key=value key=value")
+ *   928    96  reserved         -           0
+ *  1024     4  results_count    inmate      entries used (<= RESULTS_MAX)
+ *  1028     4  reserved         -           0
+ *  1032  32*n  results[n]       inmate      name[24] (NUL-terminated) +
+ *                                           u64 value
+ *
+ * The inmate checks signature and revision before it uses anything else.
+ * The shutdown handshake: the runner writes CELL_REPLY_NONE to
+ * reply_from_cell, then CELL_MSG_SHUTDOWN_REQUEST to msg_to_cell; the
+ * inmate answers CELL_REPLY_SHUTDOWN_OK (and then stops) or
+ * CELL_REPLY_SHUTDOWN_DENIED (and goes on). Freestanding: no libc types.
+ * The runner and the inmate library check this layout at build time.
+ */
+#ifndef _COLORGUARD_CELL_COMM_H
+#define _COLORGUARD_CELL_COMM_H
+
+#define CELL_COMM_SIGNATURE	"CGCOMM\0"	/* 8 bytes with the NUL */
+#define CELL_COMM_REVISION	1
+#define CELL_COMM_SIZE		4096
+#define CELL_COMM_ARGS_MAX	768		/* with the NUL */
+#define CELL_COMM_NAME_MAX	24		/* result name, with the NUL */
+#define CELL_COMM_RESULTS_OFF	1024
+#define CELL_COMM_RESULTS_MAX	((CELL_COMM_SIZE - CELL_COMM_RESULTS_OFF - 8) / 32)
+
+/* Default guest addresses (the config's `comm` and `console`). */
+#define CELL_COMM_DEFAULT_ADDR		0x80000000ull
+#define CELL_CONSOLE_DEFAULT_X86	0xf0000000ull
+#define CELL_CONSOLE_DEFAULT_ARM64	0xc0000000ull
+
+/* Entry registers: the comm page address and the vCPU index. */
+/*   arm64: x0 = comm, x1 = vCPU index; x86 (32-bit): esi = comm, edi = vCPU */
+
+enum cell_comm_state {
+	CELL_COMM_RUNNING = 1,
+	CELL_COMM_SHUTDOWN_REQUESTED = 2,
+	CELL_COMM_SHUT_DOWN = 3,
+};
+
+enum cell_inmate_state {
+	CELL_INMATE_NONE = 0,		/* not started (or old inmate) */
+	CELL_INMATE_STARTED = 1,	/* checked the comm region */
+	CELL_INMATE_DONE = 2,		/* finished, about to stop */
+	CELL_INMATE_FAILED = 3,		/* fault: see fault_* */
+};
+
+/* flags: what the vCPU offers */
+#define CELL_COMM_F_PMU		1	/* arm64: PMCCNTR usable (PMUv3 set up) */
+
+#define CELL_MSG_NONE			0
+#define CELL_MSG_SHUTDOWN_REQUEST	1
+
+#define CELL_REPLY_NONE			0
+#define CELL_REPLY_SHUTDOWN_OK		1
+#define CELL_REPLY_SHUTDOWN_DENIED	2
+
+struct cell_comm_result {
+	char name[CELL_COMM_NAME_MAX];
+	__UINT64_TYPE__ value;
+};
+
+struct cell_comm {
+	char signature[8];
+	__UINT32_TYPE__ revision;
+	__UINT32_TYPE__ cell_state;
+	__UINT32_TYPE__ msg_to_cell;
+	__UINT32_TYPE__ reply_from_cell;
+	__UINT32_TYPE__ inmate_state;
+	__UINT32_TYPE__ fault_cpu;
+	__UINT64_TYPE__ console;
+	__UINT64_TYPE__ ram_base;
+	__UINT64_TYPE__ ram_size;
+	__UINT32_TYPE__ nr_cpus;
+	__UINT32_TYPE__ flags;
+	__UINT64_TYPE__ fault_info[4];
+	char fault_reason[64];
+	char args[CELL_COMM_ARGS_MAX];
+	char reserved1[CELL_COMM_RESULTS_OFF - 160 - CELL_COMM_ARGS_MAX];
+	__UINT32_TYPE__ results_count;
+	__UINT32_TYPE__ reserved2;
+	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];
+};
+
+#endif /* _COLORGUARD_CELL_COMM_H */
