@@ -21,3 +21,11 @@ $(LLCSIM_SO): scripts/llcsim/llcsim.c include/colorguard/llcsim.h $(HV_COLOR_SRC
 .PHONY: llcsim
 llcsim: $(LLCSIM_SO)
 check-vm vm-shell demo: llcsim
+
+# The interference scenario under the model, five configurations
+# (selftests/interference/llc.sh): table and plot in build/llc-report/.
+# Not part of make check (several minutes per architecture).
+.PHONY: llc-report
+llc-report: modules guest guest-tools llcsim
+	@mkdir -p $(BUILD)/llc-report
+	scripts/vm/run --arch $(ARCH) --results $(BUILD)/llc-report interference/llc.sh
