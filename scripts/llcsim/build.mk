@@ -10,7 +10,7 @@ LLCSIM_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
 	-fPIC -shared -I$(TOP)/include -I$(CACHE)/qemu-plugin
 
 $(LLCSIM_HDR):
-	scripts/install-deps vm
+	scripts/install-deps qemu-plugin
 
 $(LLCSIM_SO): scripts/llcsim/llcsim.c include/colorguard/llcsim.h $(HV_COLOR_SRCS) \
 		$(HV_COLOR_HDRS) | $(LLCSIM_HDR)
@@ -29,3 +29,6 @@ check-vm vm-shell demo: llcsim
 llc-report: modules guest guest-tools llcsim
 	@mkdir -p $(BUILD)/llc-report
 	scripts/vm/run --arch $(ARCH) --results $(BUILD)/llc-report interference/llc.sh
+
+# Host test of the scenario report (host-check) on a TSV of known windows.
+HOST_TAP_TESTS += selftests/interference/host-llc
