@@ -25,33 +25,44 @@
 #define LLCSIM_A64_INSN(imm)	(0xd503201fu | ((unsigned int)(imm) << 5))
 #define LLCSIM_X86_DISP(m)	(0x4c4c4300u + (m))
 
-#define LLCSIM_STR_(x)	#x
-#define LLCSIM_STR(x)	LLCSIM_STR_(x)
-
+/* Each marker is one instruction; "memory" keeps accesses on their side. */
+static inline void llcsim_mark_start(void)
+{
 #if defined(__aarch64__)
-#define LLCSIM_MARK_START()	__asm__ volatile("hint #0x7d" ::: "memory")
-#define LLCSIM_MARK_END()	__asm__ volatile("hint #0x7e" ::: "memory")
-#define LLCSIM_MARK_NAME()	__asm__ volatile("hint #0x7f" ::: "memory")
+	__asm__ volatile("hint #0x7d" ::: "memory");
 #elif defined(__x86_64__)
-#define LLCSIM_MARK_START()	__asm__ volatile("nopw 0x4c4c4301(%%rax,%%rax,1)" ::: "memory")
-#define LLCSIM_MARK_END()	__asm__ volatile("nopw 0x4c4c4302(%%rax,%%rax,1)" ::: "memory")
-#define LLCSIM_MARK_NAME()	__asm__ volatile("nopw 0x4c4c4303(%%rax,%%rax,1)" ::: "memory")
-#else
-#define LLCSIM_MARK_START()	do { } while (0)
-#define LLCSIM_MARK_END()	do { } while (0)
-#define LLCSIM_MARK_NAME()	do { } while (0)
+	__asm__ volatile("nopw 0x4c4c4301(%%rax,%%rax,1)" ::: "memory");
 #endif
+}
+
+static inline void llcsim_mark_end(void)
+{
+#if defined(__aarch64__)
+	__asm__ volatile("hint #0x7e" ::: "memory");
+#elif defined(__x86_64__)
+	__asm__ volatile("nopw 0x4c4c4302(%%rax,%%rax,1)" ::: "memory");
+#endif
+}
+
+static inline void llcsim_mark_name(void)
+{
+#if defined(__aarch64__)
+	__asm__ volatile("hint #0x7f" ::: "memory");
+#elif defined(__x86_64__)
+	__asm__ volatile("nopw 0x4c4c4303(%%rax,%%rax,1)" ::: "memory");
+#endif
+}
 
 static inline void llcsim_window_start(unsigned int id)
 {
 	while (id--)
-		LLCSIM_MARK_NAME();
-	LLCSIM_MARK_START();
+		llcsim_mark_name();
+	llcsim_mark_start();
 }
 
 static inline void llcsim_window_end(void)
 {
-	LLCSIM_MARK_END();
+	llcsim_mark_end();
 }
 
 #endif /* _COLORGUARD_LLCSIM_H */
