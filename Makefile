@@ -16,6 +16,7 @@
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  checkpatch --strict, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
+#   make llc-report ARCH=arm64 the interference scenario under the LLC model
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(CG_CACHE),$(TOP)/.cache)
