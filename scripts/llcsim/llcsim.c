@@ -48,6 +48,7 @@ struct cache {
 	uint8_t *lock;		/* per set; NULL for a private cache */
 	uint32_t sets;
 	uint32_t assoc;
+	bool random;		/* replacement: pseudo-random, else LRU */
 };
 
 /* What a window reports: counters of one vCPU. */
@@ -102,6 +103,7 @@ static struct {
 	uint64_t hit_ps;
 	uint64_t dram_ps;
 	uint64_t dram_mbps;
+	bool random;
 	const char *out;
 } cfg = {
 	/* The ZCU104's Cortex-A53 cluster (see README.md) */
@@ -218,6 +220,15 @@ static bool cache_access(struct cache *c, uint64_t line, bool dirty,
 		} else if (!lru || (lru->valid && w[i].stamp < lru->stamp)) {
 			lru = &w[i];
 		}
+	}
+	/*
+	 * Pseudo-random replacement (repl=random) once the set is full: a
+	 * hash of the set's use count, so runs stay reproducible.
+	 */
+	if (c->random && lru->valid) {
+		uint64_t h = (now ^ ((uint64_t)set << 32)) * 0x9e3779b97f4a7c15ull;
+
+		lru = &w[(h >> 32) % c->assoc];
 	}
 	*victim = *lru;
 	lru->line = line;
@@ -556,6 +567,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.out = s;
 			continue;
 		}
+		if (!strcmp(k, "repl")) {
+			if (strcmp(s, "lru") && strcmp(s, "random")) {
+				fprintf(stderr, "llcsim: repl=%s: lru or random\n", s);
+				return -1;
+			}
+			cfg.random = !strcmp(s, "random");
+			continue;
+		}
 		if (parse_size(s, &v)) {
 			fprintf(stderr, "llcsim: %s=%s: not a number\n", k, s);
 			return -1;
@@ -607,6 +626,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	cfg.line_shift = __builtin_ctz(cfg.line);
 	cache_init(&llc, cfg.size, cfg.ways, true);
+	llc.random = cfg.random;
 	n_vcpus = info->system_emulation ? info->system.max_vcpus : 1;
 	vcpus = g_new0(struct vcpu, n_vcpus);
 	rate = g_new0(uint32_t, n_vcpus);
@@ -623,9 +643,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return -1;
 		}
 		fprintf(out, "# llcsim size=%" PRIu64 " ways=%u line=%u sets=%u colors=%u"
-			" l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64 " hit_ps=%" PRIu64
+			" repl=%s l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64 " hit_ps=%" PRIu64
 			" dram_ps=%" PRIu64 " dram_mbps=%" PRIu64 " vcpus=%u\n",
 			cfg.size, cfg.ways, cfg.line, llc.sets, geo.nr_colors,
+			cfg.random ? "random" : "lru",
 			cfg.l1_size, cfg.l1_ways, cfg.insn_ps, cfg.hit_ps,
 			cfg.dram_ps, cfg.dram_mbps, n_vcpus);
 		fprintf(out, "kind\tvcpu\twindow\tseq\tinsns\taccesses\tllc_accesses"
