@@ -104,6 +104,7 @@ static struct {
 	uint64_t dram_ps;
 	uint64_t dram_mbps;
 	bool random;
+	bool user_only;
 	const char *out;
 } cfg = {
 	/* The ZCU104's Cortex-A53 cluster (see README.md) */
@@ -244,7 +245,7 @@ static bool cache_access(struct cache *c, uint64_t line, bool dirty,
  * L1), or a whole dirty line on an L1 eviction (writeback).
  */
 static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
-		       bool writeback, bool dirty)
+		       bool writeback, bool dirty, bool count)
 {
 	uint32_t set = line & (llc.sets - 1);
 	struct way victim;
@@ -254,47 +255,53 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	hit = cache_access(&llc, line, writeback || dirty, idx, &victim);
 	set_unlock(&llc, set);
 
-	v->c.llc_accesses++;
+	v->c.llc_accesses += count;
 	if (victim.valid) {
 		if (victim.owner != idx && victim.owner < n_vcpus)
 			__atomic_fetch_add(&vcpus[victim.owner].c.evicted_by_other,
 					   1, __ATOMIC_RELAXED);
 		if (victim.dirty) {
-			v->c.writebacks++;
+			v->c.writebacks += count;
 			v->ms_wbs++;
 		}
 	}
 	if (hit) {
-		v->c.llc_hits++;
-		if (!writeback)
+		v->c.llc_hits += count;
+		if (!writeback && count)
 			v->c.model_ps += cfg.hit_ps;
 		return;
 	}
 	if (writeback)		/* a whole dirty line: no fill from DRAM */
 		return;
+	v->ms_misses++;
+	if (!count)
+		return;
 	uint64_t wait = dram_wait_ps();
 
 	v->c.llc_misses++;
-	v->ms_misses++;
 	v->c.model_ps += cfg.dram_ps + wait;
 	v->c.wait_ps += wait;
 }
 
-static void access_line(unsigned int idx, uint64_t pa, bool store)
+/*
+ * count: the access is counted and timed (user_only=1 leaves out the
+ * kernel's, which still occupy the caches and draw DRAM bandwidth).
+ */
+static void access_line(unsigned int idx, uint64_t pa, bool store, bool count)
 {
 	struct vcpu *v = &vcpus[idx];
 	uint64_t line = pa >> cfg.line_shift;
 	struct way victim;
 
-	v->c.accesses++;
+	v->c.accesses += count;
 	if (v->l1.sets) {
 		if (cache_access(&v->l1, line, store, idx, &victim))
 			return;
 		if (victim.valid && victim.dirty)
-			llc_access(idx, v, victim.line, true, true);
-		llc_access(idx, v, line, false, false);
+			llc_access(idx, v, victim.line, true, true, count);
+		llc_access(idx, v, line, false, false, count);
 	} else {
-		llc_access(idx, v, line, false, store);
+		llc_access(idx, v, line, false, store, count);
 	}
 	ms_advance(v, idx);
 }
@@ -310,15 +317,19 @@ static void vcpu_mem(unsigned int idx, qemu_plugin_meminfo_t info,
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return;
 	access_line(idx, qemu_plugin_hwaddr_phys_addr(hw),
-		    qemu_plugin_mem_is_store(info));
+		    qemu_plugin_mem_is_store(info),
+		    !(cfg.user_only && (vaddr >> 63)));
 }
 
 static void vcpu_tb_exec(unsigned int idx, void *udata)
 {
 	struct vcpu *v;
-	uint64_t n = (uintptr_t)udata;
+	uint64_t n = (uintptr_t)udata >> 1;
 
 	if (idx >= n_vcpus)
+		return;
+	/* udata bit 0: a kernel TB (top half of the address space) */
+	if (cfg.user_only && ((uintptr_t)udata & 1))
 		return;
 	v = &vcpus[idx];
 	v->c.insns += n;
@@ -429,7 +440,8 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, vcpu_tb_exec,
 					     QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(uintptr_t)n);
+					     (void *)(uintptr_t)(n << 1 |
+						(qemu_plugin_tb_vaddr(tb) >> 63)));
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		unsigned int m = marker_of(insn);
@@ -599,6 +611,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.dram_ps = v;
 		else if (!strcmp(k, "dram_mbps"))
 			cfg.dram_mbps = v;
+		else if (!strcmp(k, "user_only"))
+			cfg.user_only = !!v;
 		else {
 			fprintf(stderr, "llcsim: unknown argument %s\n", k);
 			return -1;
@@ -643,10 +657,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return -1;
 		}
 		fprintf(out, "# llcsim size=%" PRIu64 " ways=%u line=%u sets=%u colors=%u"
-			" repl=%s l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64 " hit_ps=%" PRIu64
+			" repl=%s user_only=%d l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64 " hit_ps=%" PRIu64
 			" dram_ps=%" PRIu64 " dram_mbps=%" PRIu64 " vcpus=%u\n",
 			cfg.size, cfg.ways, cfg.line, llc.sets, geo.nr_colors,
-			cfg.random ? "random" : "lru",
+			cfg.random ? "random" : "lru", cfg.user_only,
 			cfg.l1_size, cfg.l1_ways, cfg.insn_ps, cfg.hit_ps,
 			cfg.dram_ps, cfg.dram_mbps, n_vcpus);
 		fprintf(out, "kind\tvcpu\twindow\tseq\tinsns\taccesses\tllc_accesses"
