@@ -17,7 +17,7 @@ M=/sys/kernel/memguard
 C=/sys/kernel/mm/color
 CFG=./demo.cfg
 if [ "$CG_ARCH" = arm64 ]; then EV=cycles; else EV=sw:cpu-clock; fi
-CHASE="--mode chase --size 256K --ops 100K"
+CHASE="--mode chase --size 256K --ops 300K"
 STREAM="--mode stream --size 2M --ops 256K"
 tap_plan 6
 rd() { cat "$1" 2>/dev/null; }
