@@ -66,6 +66,12 @@ struct counters {
 
 struct vcpu {
 	struct counters c;
+	/*
+	 * The vCPU's modelled clock, of all its work; c.model_ps is the
+	 * counted part (user_only=1: user mode only). The clock drives the
+	 * ms series, the DRAM rates and the idle scaling.
+	 */
+	uint64_t clock_ps;
 	struct cache l1;
 	/* windows */
 	bool open;
@@ -159,7 +165,7 @@ static int cache_init(struct cache *c, uint64_t size, uint32_t assoc,
 /* Close the ms windows modelled time has passed. */
 static void ms_advance(struct vcpu *v, unsigned int idx)
 {
-	uint64_t now_ms = v->c.model_ps / 1000000000ull;
+	uint64_t now_ms = v->clock_ps / 1000000000ull;
 
 	if (now_ms == v->ms_index)
 		return;
@@ -267,17 +273,21 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	}
 	if (hit) {
 		v->c.llc_hits += count;
-		if (!writeback && count)
-			v->c.model_ps += cfg.hit_ps;
+		if (!writeback) {
+			v->clock_ps += cfg.hit_ps;
+			if (count)
+				v->c.model_ps += cfg.hit_ps;
+		}
 		return;
 	}
 	if (writeback)		/* a whole dirty line: no fill from DRAM */
 		return;
-	v->ms_misses++;
-	if (!count)
-		return;
 	uint64_t wait = dram_wait_ps();
 
+	v->ms_misses++;
+	v->clock_ps += cfg.dram_ps + wait;
+	if (!count)
+		return;
 	v->c.llc_misses++;
 	v->c.model_ps += cfg.dram_ps + wait;
 	v->c.wait_ps += wait;
@@ -328,12 +338,13 @@ static void vcpu_tb_exec(unsigned int idx, void *udata)
 
 	if (idx >= n_vcpus)
 		return;
-	/* udata bit 0: a kernel TB (top half of the address space) */
-	if (cfg.user_only && ((uintptr_t)udata & 1))
-		return;
 	v = &vcpus[idx];
-	v->c.insns += n;
-	v->c.model_ps += n * cfg.insn_ps;
+	v->clock_ps += n * cfg.insn_ps;
+	/* udata bit 0: a kernel TB (top half of the address space) */
+	if (!(cfg.user_only && ((uintptr_t)udata & 1))) {
+		v->c.insns += n;
+		v->c.model_ps += n * cfg.insn_ps;
+	}
 	ms_advance(v, idx);
 }
 
@@ -472,7 +483,7 @@ static void vcpu_idle(qemu_plugin_id_t id, unsigned int idx)
 	v = &vcpus[idx];
 	dh = now - v->host_run;
 	if (v->host_run && dh > 20000) {
-		double r = (double)(v->c.model_ps - v->model_run) / dh;
+		double r = (double)(v->clock_ps - v->model_run) / dh;
 
 		v->ratio = v->ratio ? 0.75 * v->ratio + 0.25 * r : r;
 	}
@@ -488,12 +499,15 @@ static void vcpu_resume(qemu_plugin_id_t id, unsigned int idx)
 		return;
 	v = &vcpus[idx];
 	if (v->host_idle && v->ratio > 0) {
-		v->c.model_ps += (uint64_t)((now - v->host_idle) * v->ratio);
+		uint64_t idle_ps = (uint64_t)((now - v->host_idle) * v->ratio);
+
+		v->clock_ps += idle_ps;
+		v->c.model_ps += idle_ps;
 		ms_advance(v, idx);
 	}
 	v->host_idle = 0;
 	v->host_run = now;
-	v->model_run = v->c.model_ps;
+	v->model_run = v->clock_ps;
 }
 
 static void plugin_exit(qemu_plugin_id_t id, void *p)
