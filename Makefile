@@ -19,6 +19,7 @@
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  checkpatch --strict, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
+#   make llc-report ARCH=arm64 the interference scenario under the LLC model
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(CG_CACHE),$(TOP)/.cache)
@@ -146,11 +147,25 @@ KVM_SUITES := $(patsubst selftests/%/needs-kvm,%,$(wildcard selftests/*/needs-kv
 # The debug kernels run the suites that drive the modules' kernel paths;
 # interference is a userspace scenario over paths they already cover.
 DEBUG_SKIP_SUITES := interference
+# Suites that boot with the shared-LLC model (an llc-model file in their
+# folder, see scripts/vm/run) get a boot of their own, on Debian's kernel
+# only: the model slows the guest 2-3.5x and tests QEMU's side, not the
+# kernel's.
+LLC_MODEL_SUITES := $(patsubst selftests/%/llc-model,%,$(shell grep -L '^scripts=' \
+	selftests/*/llc-model 2>/dev/null))
 VM_SUITES ?= $(filter bed,$(ALL_VM_SUITES)) $(filter mm-color,$(ALL_VM_SUITES)) \
-	$(filter-out bed mm-color $(KVM_SUITES) $(if $(filter debug,$(KERNEL)),$(DEBUG_SKIP_SUITES)),$(ALL_VM_SUITES))
+	$(filter-out bed mm-color $(KVM_SUITES) $(if $(filter debug,$(KERNEL)),$(DEBUG_SKIP_SUITES)) \
+		$(if $(filter-out debian,$(KERNEL)),$(LLC_MODEL_SUITES)),$(ALL_VM_SUITES))
+VM_PLAIN := $(filter-out $(LLC_MODEL_SUITES),$(VM_SUITES))
+VM_LLC := $(filter $(LLC_MODEL_SUITES),$(VM_SUITES))
 check-vm: modules guest
 	@mkdir -p $(RESULTS)
-	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) $(VM_SUITES)
+	@rc=0; \
+	$(if $(VM_PLAIN),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
+		$(VM_PLAIN) || rc=1;) \
+	$(if $(VM_LLC),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
+		$(VM_LLC) || rc=1;) \
+	exit $$rc
 
 check-negative: modules guest
 	@mkdir -p $(RESULTS)

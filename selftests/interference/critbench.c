@@ -10,7 +10,9 @@
  * physical frame of every page of its buffer from /proc/self/pagemap and
  * counts the pages whose color is in the mask (--colors, or
  * --check-colors, e.g. root Linux's colors for anonymous memory; exit
- * status 4 if one is not).
+ * status 4 if one is not). With --llc-window ID each measured run is
+ * framed by the markers of the LLC model (colorguard/llcsim.h): window ID
+ * of scripts/llcsim/ when QEMU runs with it, no-ops anywhere else.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <colorguard/llcsim.h>
 #include <colorguard/mm_color.h>
 
 struct options {
@@ -39,6 +42,7 @@ struct options {
 	int cpu;
 	int repeat;
 	int verify;
+	int llc_window;		/* -1: no markers */
 	double seconds;
 };
 
@@ -47,7 +51,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: critbench [--mode chase|stream] [--size BYTES[K|M|G]] [--ops N]\n"
 		"                 [--cpu N] [--colors LIST [--device /dev/mm-color]]\n"
-		"                 [--repeat N] [--time SECONDS] [--verify [--check-colors LIST]]\n");
+		"                 [--repeat N] [--time SECONDS] [--verify [--check-colors LIST]]\n"
+		"                 [--llc-window ID]\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -296,12 +301,13 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "check-colors", required_argument, NULL, 'k' },
+		{ "llc-window", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct options o = {
 		.mode = "chase", .device = "/dev/mm-color", .size = 4 << 20,
-		.ops = 4000000, .cpu = -1, .repeat = 1,
+		.ops = 4000000, .cpu = -1, .repeat = 1, .llc_window = -1,
 	};
 	size_t ops_size;
 	int c;
@@ -340,6 +346,11 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			o.check = optarg;
+			break;
+		case 'L':
+			o.llc_window = atoi(optarg);
+			if (o.llc_window < 0 || o.llc_window > 1000)
+				goto bad;
 			break;
 		case 'h':
 			usage(stdout);
@@ -386,7 +397,11 @@ int main(int argc, char **argv)
 	for (int r = 0; r < o.repeat || (o.seconds > 0 && now_ns() < until); r++) {
 		uint64_t t0 = now_ns(), result;
 
+		if (o.llc_window >= 0)
+			llcsim_window_start(o.llc_window);
 		result = chase ? chase_run(buf, o.ops) : stream_run(buf, n, o.ops);
+		if (o.llc_window >= 0)
+			llcsim_window_end();
 		uint64_t dt = now_ns() - t0;
 
 		printf("critbench mode=%s size=%zu colors=%s cpu=%d run=%d ops=%" PRIu64

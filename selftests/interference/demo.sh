@@ -37,6 +37,30 @@ echo $EV > $M/read_event && echo none > $M/write_event
 # The VM's arm64 kernel has a 64 MB CMA area, which a narrowing leaves
 # alone by default (its free pages of every color would serve root
 # Linux's process memory); nothing here needs CMA, so let the drain take it.
+# Booted with the LLC model (make demo does): the critical task's chase
+# over 256 KiB, each run a model window (ids 21-23; host-check prints the
+# model's line): alone and next to an unprotected hog before the
+# partition exists, next to the hog with colorguard on after it.
+llc_chase() {	# llc_chase ID [COLORS]
+	./critbench --mode chase --size 256K --ops 100K --cpu 0 ${2:+--colors $2} \
+		--llc-window $1 > llc-$1.out 2>&1
+}
+llc_hog() {
+	stress-ng --stream 1 --stream-l3-size 1M --taskset 1 -t 60 --quiet &
+	LLC_HOG=$!
+	sleep 2
+}
+llc_hog_stop() {
+	kill $LLC_HOG 2>/dev/null
+	wait $LLC_HOG 2>/dev/null
+}
+if [ "$CG_LLC" = 1 ]; then
+	step "LLC model: critical task alone, then next to an unprotected hog"
+	llc_chase 21
+	llc_hog
+	llc_chase 22
+	llc_hog_stop
+fi
 echo 1 > $C/drain_movable
 step "colorguard apply demo.cfg (memguard read event $EV; root Linux leaves colors 8-15)"
 tap_check "colorguard apply demo.cfg" ./colorguard apply $CFG
@@ -69,6 +93,12 @@ done
 wait $CRIT
 crit_rc=$?
 under=$(median_ns hog.out)
+if [ "$CG_LLC" = 1 ]; then
+	step "LLC model: critical task next to the hog, colorguard on"
+	llc_hog
+	llc_chase 23 8-15
+	llc_hog_stop
+fi
 # The critical side as a real cell: critbench as a KVM inmate on CPU 0,
 # its whole RAM in colors 8-15 (the demo.cfg cell "rt"), next to the hog.
 cell_rc=skip
