@@ -59,6 +59,7 @@ enum kind {
 	K_BUDGET,	/* memguard per-CPU budget */
 	K_BUDGETS,	/* memguard budgets file */
 	K_CPULIST,	/* memguard critical */
+	K_DEVICES,	/* mm-color devices: add NAME COLORS SIZE_MB | remove NAME */
 };
 
 struct iface {
@@ -69,6 +70,12 @@ struct iface {
 	int valid_err;		/* what the valid write returns (way_size: EBUSY) */
 	unsigned long long min, max;
 };
+
+/* Written after each valid write of a file whose valid write adds something. */
+static const char *undo_of(const struct iface *f)
+{
+	return f->kind == K_DEVICES ? "remove cgcorpus" : NULL;
+}
 
 struct kase {
 	char *buf;
@@ -173,7 +180,8 @@ static char *pad(const struct iface *f, size_t len)
 /* Kinds where white space around the value is allowed (token lists). */
 static int space_ok(enum kind kind)
 {
-	return kind == K_LIST || kind == K_BUDGETS || kind == K_CPULIST;
+	return kind == K_LIST || kind == K_BUDGETS || kind == K_CPULIST ||
+	       kind == K_DEVICES;
 }
 
 /* Kinds whose valid value pad() stretches to 4095 valid bytes. */
@@ -394,6 +402,23 @@ static void specific(struct corpus *k, const struct iface *f)
 			"0:events:0", "99999999999:100", "0:18446744073709551616",
 			NULL }; *b; b++)
 			adds(k, *b, ERANGE);
+		break;
+	case K_DEVICES:
+		for (const char *const *b = (const char *const[]){
+			"\n", "add", "add cg0", "add cg0 8-15", "add cg0 8-15 4 5",
+			"remove", "remove cg0 cg1", "frobnicate cg0", "ADD cg0 8-15 4",
+			"add\tcg0 8-15 4", "add . 8-15 4", "add .. 8-15 4",
+			"add a/b 8-15 4", "add a:b 8-15 4", "add cg\xc3\xa9 8-15 4",
+			"add abcdefghijabcdefghijabcdefghijXY 8-15 4",
+			"add cg0 5-2 4", "add cg0 all 4", "add cg0 8-15 x",
+			"add cg0 8-15 -1", "add cg0 8-15 0x10", NULL }; *b; b++)
+			adds(k, *b, EINVAL);
+		for (const char *const *b = (const char *const[]){
+			"add cg0 16 4", "add cg0 0-99999 4", "add cg0 8-15 0",
+			"add cg0 8-15 99999999", "add cg0 8-15 18446744073709551616",
+			NULL }; *b; b++)
+			adds(k, *b, ERANGE);
+		adds(k, "remove nosuch", ENOENT);
 		break;
 	case K_CPULIST:
 		for (const char *const *b = (const char *const[]){
@@ -700,6 +725,8 @@ static void run_valid(const struct iface *f)
 		       ename(got), ename(f->valid_err));
 		bad++;
 	}
+	if (undo_of(f) && wr(f->file, undo_of(f), strlen(undo_of(f))))
+		bad++;
 	snprintf(nl, sizeof(nl), "%s\n", f->valid);
 	got = wr(f->file, nl, strlen(nl));
 	if (got != f->valid_err) {
@@ -707,6 +734,8 @@ static void run_valid(const struct iface *f)
 		       ename(got), ename(f->valid_err));
 		bad++;
 	}
+	if (undo_of(f) && wr(f->file, undo_of(f), strlen(undo_of(f))))
+		bad++;
 	if (long_ok(f->kind)) {
 		p = pad(f, PAGE - 1);
 		got = wr(f->file, p, PAGE - 1);
@@ -715,6 +744,8 @@ static void run_valid(const struct iface *f)
 			       show(p, PAGE - 1), ename(got), ename(f->valid_err));
 			bad++;
 		}
+		if (undo_of(f) && wr(f->file, undo_of(f), strlen(undo_of(f))))
+			bad++;
 		free(p);
 	}
 	if (f->base)
@@ -1106,6 +1137,7 @@ static void mm_color(void)
 		{ "limit_fd_mb", K_NUM, "7", "1", 0, 0, 0 },
 		{ "limit_total_mb", K_NUM, "0", "3", 0, 0, 0 },
 		{ "drain_movable", K_BOOL, "0", "1", 0, 0, 1 },
+		{ "devices", K_DEVICES, NULL, "add cgcorpus 8-15 4", 0, 0, 0 },
 	};
 	struct iface f[sizeof(files) / sizeof(files[0])];
 	unsigned long long ram_mb;
