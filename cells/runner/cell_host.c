@@ -804,25 +804,39 @@ static int undo(struct cell_host *h, char *why, size_t why_len)
 	}
 	if (h->cgroup[0]) {
 		FILE *f;
+		int tries, rm_err = 0;
 
-		/* Whatever runs in the partition goes back to the root. */
-		snprintf(path, sizeof(path), "%s/cgroup.procs", h->cgroup);
-		f = fopen(path, "re");
-		while (f && fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = '\0';
-			ret = write_val(CG_ROOT "/cgroup.procs", buf);
-			/* ESRCH: it exited meanwhile. */
-			if (ret && ret != -ESRCH)
-				FAIL(ret, "moving pid %s to %s: %s", buf, CG_ROOT,
-				     strerror(-ret));
+		/*
+		 * Whatever runs in the partition goes back to the root. A
+		 * task that exits meanwhile can keep the cgroup populated for
+		 * a moment (6.12: until it is reaped), so rmdir is retried
+		 * for up to a second while it says EBUSY.
+		 */
+		for (tries = 0; tries < 100; tries++) {
+			snprintf(path, sizeof(path), "%s/cgroup.procs", h->cgroup);
+			f = fopen(path, "re");
+			while (f && fgets(buf, sizeof(buf), f)) {
+				buf[strcspn(buf, "\n")] = '\0';
+				ret = write_val(CG_ROOT "/cgroup.procs", buf);
+				/* ESRCH: it exited meanwhile. */
+				if (ret && ret != -ESRCH)
+					FAIL(ret, "moving pid %s to %s: %s", buf,
+					     CG_ROOT, strerror(-ret));
+			}
+			if (f)
+				fclose(f);
+			if (!tries) {
+				snprintf(path, sizeof(path),
+					 "%s/cpuset.cpus.partition", h->cgroup);
+				write_val(path, "member");
+			}
+			rm_err = rmdir(h->cgroup) ? errno : 0;
+			if (rm_err != EBUSY)
+				break;
+			usleep(10000);
 		}
-		if (f)
-			fclose(f);
-		snprintf(path, sizeof(path), "%s/cpuset.cpus.partition",
-			 h->cgroup);
-		write_val(path, "member");
-		if (rmdir(h->cgroup) && errno != ENOENT)
-			FAIL(-errno, "rmdir %s: %s", h->cgroup, strerror(errno));
+		if (rm_err && rm_err != ENOENT)
+			FAIL(-rm_err, "rmdir %s: %s", h->cgroup, strerror(rm_err));
 	}
 	if (h->enabled_cpuset || h->mounted) {
 		bool others = false;
