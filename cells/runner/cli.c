@@ -47,13 +47,6 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
-static const char *sysfs_root(void)
-{
-	const char *r = getenv("COLORGUARD_SYSFS");
-
-	return r && *r ? r : "/sys";
-}
-
 /* Parse and check the whole config; the cell named, or NULL. */
 static const struct cg_cell *find_cell(const char *path, const char *name,
 				       struct cg_config *cfg)
@@ -64,7 +57,7 @@ static const struct cg_cell *find_cell(const char *path, const char *name,
 
 	if (cg_config_load(&d, path, cfg))
 		return NULL;
-	sys = cg_system_build(&d, cfg, sysfs_root());
+	sys = cg_system_build(&d, cfg, cg_sysfs_root());
 	if (!sys || d.errors) {
 		cg_system_free(sys);
 		return NULL;

@@ -21,33 +21,13 @@
 #include "cell_state.h"
 #include "system_int.h"
 
-static const char *sysfs_root(void)
-{
-	const char *r = getenv("COLORGUARD_SYSFS");
-
-	return r && *r ? r : "/sys";
-}
-
 struct cg_system *cell_cli_load(const char *path, const char *name,
 				const struct cg_cell **cell)
 {
-	struct cg_diag d = { .file = path, .out = stderr };
-	struct cg_config *cfg = calloc(1, sizeof(*cfg));
-	struct cg_system *sys = NULL;
+	struct cg_system *sys = cg_system_load(path);
 	unsigned int i;
 
 	*cell = NULL;
-	if (!cfg) {
-		fprintf(stderr, "colorguard: out of memory\n");
-		return NULL;
-	}
-	if (!cg_config_load(&d, path, cfg))
-		sys = cg_system_build(&d, cfg, sysfs_root());
-	free(cfg);
-	if (sys && d.errors) {
-		cg_system_free(sys);
-		sys = NULL;
-	}
 	if (!sys) {
 		fprintf(stderr, "colorguard: cell: %s does not validate\n", path);
 		return NULL;

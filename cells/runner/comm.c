@@ -6,13 +6,7 @@
 
 #include "vm_int.h"
 
-/* The byte layout cell_comm.h documents, on this arch too. */
-_Static_assert(sizeof(struct cell_comm) <= CELL_COMM_SIZE, "comm page");
-_Static_assert(__builtin_offsetof(struct cell_comm, args) == 160, "args");
-_Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
-	       CELL_COMM_RESULTS_OFF, "results");
-_Static_assert(__builtin_offsetof(struct cell_comm, results) ==
-	       CELL_COMM_RESULTS_OFF + 8, "results[]");
+#include "../cell_comm_check.h"
 
 /* Everything but the args, which load wrote. */
 void cell_comm_init(struct cell_vm *vm)

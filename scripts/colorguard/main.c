@@ -72,13 +72,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-static const char *sysfs_root(void)
-{
-	const char *r = getenv("COLORGUARD_SYSFS");
-
-	return r && *r ? r : "/sys";
-}
-
 static int parse_size_opt(const char *name, const char *arg, uint64_t max,
 			  uint64_t *out)
 {
@@ -129,28 +122,7 @@ static int cmd_geometry(int argc, char **argv)
 	if (optind != argc)
 		return usage_error("geometry: unexpected argument %s",
 				   argv[optind]);
-	return cg_geometry_show(stdout, sysfs_root(), &in) ? EXIT_PROBLEMS : 0;
-}
-
-/* Parse and resolve CONFIG; prints every problem. NULL on any. */
-static struct cg_system *load_system(const char *path)
-{
-	struct cg_diag d = { .file = path, .out = stderr };
-	struct cg_config *cfg = calloc(1, sizeof(*cfg));
-	struct cg_system *sys = NULL;
-
-	if (!cfg) {
-		fprintf(stderr, "colorguard: out of memory\n");
-		return NULL;
-	}
-	if (!cg_config_load(&d, path, cfg))
-		sys = cg_system_build(&d, cfg, sysfs_root());
-	free(cfg);
-	if (sys && d.errors) {
-		cg_system_free(sys);
-		sys = NULL;
-	}
-	return sys;
+	return cg_geometry_show(stdout, cg_sysfs_root(), &in) ? EXIT_PROBLEMS : 0;
 }
 
 static int config_command(const char *cmd, int argc, char **argv)
@@ -199,7 +171,7 @@ static int config_command(const char *cmd, int argc, char **argv)
 	if (!strcmp(cmd, "compile") && !out)
 		return usage_error("%s: needs -o BLOB", cmd);
 
-	sys = load_system(config);
+	sys = cg_system_load(config);
 	if (!sys)
 		return EXIT_PROBLEMS;
 	ret = 0;
@@ -208,7 +180,7 @@ static int config_command(const char *cmd, int argc, char **argv)
 	else if (!strcmp(cmd, "compile"))
 		ret = cg_compile(sys, out);
 	else if (!strcmp(cmd, "apply"))
-		ret = cg_apply(sys, sysfs_root(), dry_run ? stdout : NULL,
+		ret = cg_apply(sys, cg_sysfs_root(), dry_run ? stdout : NULL,
 			       root_only);
 	cg_system_free(sys);
 	return ret ? EXIT_PROBLEMS : 0;
@@ -246,10 +218,10 @@ static int cmd_status(int argc, char **argv)
 	if (argc == 2)
 		config = argv[1];
 	if (argc == 2 || !access(config, F_OK)) {
-		sys = load_system(config);
+		sys = cg_system_load(config);
 		broken = !sys;
 	}
-	n = cg_status(stdout, sys, config, sysfs_root());
+	n = cg_status(stdout, sys, config, cg_sysfs_root());
 	cg_system_free(sys);
 	if (n < 0) {
 		fprintf(stderr, "colorguard: out of memory\n");

@@ -352,3 +352,30 @@ fail:
 	cg_system_free(sys);
 	return NULL;
 }
+
+const char *cg_sysfs_root(void)
+{
+	const char *r = getenv("COLORGUARD_SYSFS");
+
+	return r && *r ? r : "/sys";
+}
+
+struct cg_system *cg_system_load(const char *path)
+{
+	struct cg_diag d = { .file = path, .out = stderr };
+	struct cg_config *cfg = calloc(1, sizeof(*cfg));
+	struct cg_system *sys = NULL;
+
+	if (!cfg) {
+		fprintf(stderr, "colorguard: out of memory\n");
+		return NULL;
+	}
+	if (!cg_config_load(&d, path, cfg))
+		sys = cg_system_build(&d, cfg, cg_sysfs_root());
+	free(cfg);
+	if (sys && d.errors) {
+		cg_system_free(sys);
+		sys = NULL;
+	}
+	return sys;
+}

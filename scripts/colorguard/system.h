@@ -24,6 +24,10 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 				  const struct cg_config *cfg,
 				  const char *sysroot);
 void cg_system_free(struct cg_system *sys);
+/* /sys, or $COLORGUARD_SYSFS (tests use fake trees). */
+const char *cg_sysfs_root(void);
+/* Read, parse and resolve CONFIG; prints every problem. NULL on any. */
+struct cg_system *cg_system_load(const char *path);
 
 void cg_plan_print(FILE *out, const struct cg_system *sys);
 int cg_compile(const struct cg_system *sys, const char *path);

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The byte layout include/colorguard/cell_comm.h documents, checked where
+ * the comm region is used: the runner and the inmate library (each arch).
+ * Outside the header because checkpatch reads _Static_assert there as
+ * CamelCase.
+ */
+#ifndef COLORGUARD_CELL_COMM_CHECK_H
+#define COLORGUARD_CELL_COMM_CHECK_H
+
+_Static_assert(sizeof(struct cell_comm) <= CELL_COMM_SIZE, "comm page");
+_Static_assert(__builtin_offsetof(struct cell_comm, args) == 160, "args");
+_Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
+	       CELL_COMM_RESULTS_OFF, "results");
+_Static_assert(__builtin_offsetof(struct cell_comm, results) ==
+	       CELL_COMM_RESULTS_OFF + 8, "results[]");
+
+#endif
