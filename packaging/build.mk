@@ -34,10 +34,12 @@ DIST_WARN := -Wall -Wextra -std=gnu11 -I$(TOP)/include
 # (scripts/colorguard/build.mk, read after this file: hence the second
 # expansion), so whatever is linked into the tool there is packaged too.
 .SECONDEXPANSION:
-$(DIST)/colorguard: $$(CG_TOOL_SRCS) $$(CG_TOOL_HDRS) $$(HV_COLOR_SRCS)
+$(DIST)/colorguard: $$(CG_TOOL_SRCS) $$(CG_TOOL_HDRS) $$(HV_COLOR_SRCS) \
+		$$(CG_RUNNER_SRCS_HOST)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(DIST_CPPFLAGS) $(DIST_CFLAGS) $(DIST_WARN) $(CG_LIBCONFIG_CFLAGS) \
-		-o $@ $(CG_TOOL_SRCS) $(HV_COLOR_SRCS) $(DIST_LDFLAGS) $(CG_LIBCONFIG_LIBS)
+	$(HOST_CC) $(DIST_CPPFLAGS) $(DIST_CFLAGS) $(DIST_WARN) $(CG_RUNNER_CFLAGS) \
+		$(CG_LIBCONFIG_CFLAGS) -o $@ $(CG_TOOL_SRCS) $(CG_RUNNER_SRCS_HOST) \
+		$(HV_COLOR_SRCS) $(DIST_LDFLAGS) $(CG_LIBCONFIG_LIBS)
 $(DIST)/critbench: selftests/interference/critbench.c include/colorguard/mm_color.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(DIST_CPPFLAGS) $(DIST_CFLAGS) $(DIST_WARN) -pthread -o $@ $< \
