@@ -45,8 +45,18 @@ $(DIST)/critbench: selftests/interference/critbench.c include/colorguard/mm_colo
 	$(HOST_CC) $(DIST_CPPFLAGS) $(DIST_CFLAGS) $(DIST_WARN) -pthread -o $@ $< \
 		$(DIST_LDFLAGS) -lm
 
-.PHONY: dist install dkms-src dkms-install deb check-pkg check-pkg-full check-pkg-quick
-dist: $(DIST)/colorguard $(DIST)/critbench
+# The demo inmates for the runner's architecture, built by cells/build.mk
+# (freestanding flat images: the distribution's hardening flags do not
+# apply to them).
+PKG_INMATE_ARCH = $(if $(filter arm64,$(CG_RUNNER_HOST_ARCH)),arm64,x86_64)
+PKG_INMATE_DIR = $(BUILD)/$(PKG_INMATE_ARCH)/guest/cells
+PKG_INMATES := $(patsubst cells/inmates/demos/%.c,%.bin,$(wildcard cells/inmates/demos/*.c))
+dist-inmates:
+	@$(MAKE) --no-print-directory ARCH=$(PKG_INMATE_ARCH) \
+		$(addprefix $(PKG_INMATE_DIR)/,$(PKG_INMATES))
+
+.PHONY: dist dist-inmates install dkms-src dkms-install deb check-pkg check-pkg-full check-pkg-quick
+dist: $(DIST)/colorguard $(DIST)/critbench dist-inmates
 
 # Files, not folders: the lists say exactly what a package holds.
 PKG_MAN := scripts/colorguard/colorguard.8 scripts/colorguard/colorguard.cfg.5
@@ -58,6 +68,9 @@ install: dist
 		$(DESTDIR)$(PREFIX)/lib/colorguard/interference/run
 	install -D -m 0755 $(DIST)/critbench \
 		$(DESTDIR)$(PREFIX)/lib/colorguard/interference/critbench
+	install -d $(DESTDIR)$(PREFIX)/lib/colorguard/inmates
+	install -m 0644 $(addprefix $(PKG_INMATE_DIR)/,$(PKG_INMATES)) \
+		$(DESTDIR)$(PREFIX)/lib/colorguard/inmates/
 	install -D -m 0644 scripts/colorguard/colorguard.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/colorguard.8
 	install -D -m 0644 scripts/colorguard/colorguard.cfg.5 \
