@@ -362,10 +362,10 @@ static void check_cell(struct vctx *v, hvc_u32 i)
 	if (hvc_mask_intersects(&c->colors, &s->hv_colors))
 		report(v, -HVC_EINVAL, i, -1, -1, "colors",
 		       "shares colors with the hypervisor");
-	if (c->read_mbps > HVC_MAX_MBPS)
-		report(v, -HVC_ERANGE, i, -1, -1, "read_mbps", "above HVC_MAX_MBPS");
-	if (c->write_mbps > HVC_MAX_MBPS)
-		report(v, -HVC_ERANGE, i, -1, -1, "write_mbps", "above HVC_MAX_MBPS");
+	if (c->read_mbps > CG_MBPS_MAX)
+		report(v, -HVC_ERANGE, i, -1, -1, "read_mbps", "above CG_MBPS_MAX");
+	if (c->write_mbps > CG_MBPS_MAX)
+		report(v, -HVC_ERANGE, i, -1, -1, "write_mbps", "above CG_MBPS_MAX");
 	if (c->flags & HVC_CELL_CRITICAL && (c->read_mbps || c->write_mbps))
 		report(v, -HVC_EINVAL, i, -1, -1,
 		       c->read_mbps ? "read_mbps" : "write_mbps",

@@ -23,7 +23,7 @@ int hvc_geometry_from_way_size(struct hvc_geometry *g, hvc_u64 way_size,
 	if (colors > HVC_MAX_COLORS)
 		return -HVC_ERANGE;
 	if (line_size && (!hvc_is_pow2(line_size) ||
-			  line_size > HVC_MAX_LINE_SIZE))
+			  line_size > CG_LINE_SIZE_MAX))
 		return -HVC_EINVAL;
 	if (nr_ways > HVC_MAX_WAYS)
 		return -HVC_ERANGE;
@@ -54,15 +54,12 @@ int hvc_geometry_from_cache(struct hvc_geometry *g, hvc_u32 line_size,
 int hvc_budget_events(hvc_u32 mbps, hvc_u32 period_us, hvc_u32 line_size,
 		      hvc_u64 *events)
 {
-	hvc_u64 bytes = (hvc_u64)mbps << 20;
-	hvc_u64 q = bytes / 1000000, r = bytes % 1000000;
-
-	if (!period_us || !line_size)
+	if (period_us < CG_PERIOD_US_MIN || period_us > CG_PERIOD_US_MAX ||
+	    line_size < CG_LINE_SIZE_MIN || line_size > CG_LINE_SIZE_MAX)
 		return -HVC_EINVAL;
-	if (mbps > HVC_MAX_MBPS)
+	if (mbps > CG_MBPS_MAX)
 		return -HVC_ERANGE;
-	/* bytes * period_us / 10^6 without overflow: q <= 2^20, r < 2^20 */
-	*events = (q * period_us + r * period_us / 1000000) / line_size;
+	*events = cg_mbps_to_events(mbps, period_us, line_size);
 	return 0;
 }
 

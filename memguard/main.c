@@ -59,10 +59,10 @@ MODULE_PARM_DESC(read_event, "Read (LLC refill) event, e.g. raw:0x17, cycles, sw
 static char *write_event;
 module_param(write_event, charp, 0444);
 MODULE_PARM_DESC(write_event, "Write (LLC writeback) event or none; default per arch");
-static unsigned int period_us = MG_PERIOD_US_DEFAULT;
+static unsigned int period_us = CG_PERIOD_US_DEFAULT;
 module_param(period_us, uint, 0444);
 MODULE_PARM_DESC(period_us, "Regulation period in microseconds (100..1000000)");
-static unsigned int line_size = MG_LINE_SIZE_DEFAULT;
+static unsigned int line_size = CG_LINE_SIZE_DEFAULT;
 module_param(line_size, uint, 0444);
 MODULE_PARM_DESC(line_size, "Bytes per counted event (LLC line size, power of two)");
 static char *budgets;
@@ -127,16 +127,11 @@ static u64 mg_pool_take(u64 period, enum mg_slot slot, u64 want)
 u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
 		     u32 line_size)
 {
-	u64 events;
-
 	switch (budget->kind) {
 	case MG_BUDGET_EVENTS:
 		return budget->value;
 	case MG_BUDGET_MBPS:
-		/* value <= 2^20, period_us <= 10^6: no overflow in 64 bits */
-		events = div64_u64((budget->value << 20) * period_us,
-				   (u64)USEC_PER_SEC * line_size);
-		return max_t(u64, events, 1);
+		return cg_mbps_to_events(budget->value, period_us, line_size);
 	default:
 		return MG_UNLIMITED;
 	}
@@ -850,15 +845,15 @@ static int __init memguard_init(void)
 	unsigned int cpu;
 	int ret;
 
-	if (period_us < MG_PERIOD_US_MIN || period_us > MG_PERIOD_US_MAX) {
+	if (period_us < CG_PERIOD_US_MIN || period_us > CG_PERIOD_US_MAX) {
 		pr_err("period_us=%u: must be %u..%u\n", period_us,
-		       MG_PERIOD_US_MIN, MG_PERIOD_US_MAX);
+		       CG_PERIOD_US_MIN, CG_PERIOD_US_MAX);
 		return -ERANGE;
 	}
-	if (line_size < MG_LINE_SIZE_MIN || line_size > MG_LINE_SIZE_MAX ||
+	if (line_size < CG_LINE_SIZE_MIN || line_size > CG_LINE_SIZE_MAX ||
 	    !is_power_of_2(line_size)) {
 		pr_err("line_size=%u: must be a power of two, %u..%u\n",
-		       line_size, MG_LINE_SIZE_MIN, MG_LINE_SIZE_MAX);
+		       line_size, CG_LINE_SIZE_MIN, CG_LINE_SIZE_MAX);
 		return -EINVAL;
 	}
 	if (hold_priority < MG_HOLD_PRIO_MIN || hold_priority > MG_HOLD_PRIO_MAX) {

@@ -17,14 +17,10 @@
 #include <linux/sched/prio.h>
 #include <linux/types.h>
 
+#include <colorguard/limits.h>
+
 enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
 
-#define MG_PERIOD_US_MIN	100
-#define MG_PERIOD_US_MAX	1000000
-#define MG_PERIOD_US_DEFAULT	1000
-#define MG_LINE_SIZE_MIN	16
-#define MG_LINE_SIZE_MAX	4096
-#define MG_LINE_SIZE_DEFAULT	64
 /*
  * SCHED_FIFO priority of the holder threads. The default is the highest
  * that lets every interrupt thread through a hold: primary threads run at
@@ -33,7 +29,6 @@ enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
 #define MG_HOLD_PRIO_MIN	1
 #define MG_HOLD_PRIO_MAX	(MAX_RT_PRIO - 1)
 #define MG_HOLD_PRIO_DEFAULT	48
-#define MG_MBPS_MAX		1000000ULL
 #define MG_EVENTS_MAX		BIT_ULL(48)
 /* Sample period of a counter that only counts: rarely interrupts. */
 #define MG_COUNT_ONLY_PERIOD	BIT_ULL(62)

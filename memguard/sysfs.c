@@ -75,7 +75,7 @@ static int mg_cpulist_parse(const char *str, struct cpumask *mask)
 
 int mg_budget_parse(const char *str, struct mg_budget *budget)
 {
-	u64 value, max = MG_MBPS_MAX;
+	u64 value, max = CG_MBPS_MAX;
 	enum mg_budget_kind kind = MG_BUDGET_MBPS;
 	int ret;
 
@@ -374,12 +374,12 @@ static ssize_t period_us_store(struct kobject *kobj, struct kobj_attribute *attr
 	u32 us;
 	int ret = kstrtou32(buf, 10, &us);
 
-	if (!ret && (us < MG_PERIOD_US_MIN || us > MG_PERIOD_US_MAX))
+	if (!ret && (us < CG_PERIOD_US_MIN || us > CG_PERIOD_US_MAX))
 		ret = -ERANGE;
 	mg_lock();
 	if (ret) {
 		mg_cmd_status("period_us: expected %u..%u microseconds",
-			      MG_PERIOD_US_MIN, MG_PERIOD_US_MAX);
+			      CG_PERIOD_US_MIN, CG_PERIOD_US_MAX);
 	} else {
 		mg_set_period(us);
 		mg_cmd_status("ok");
@@ -400,14 +400,14 @@ static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr
 	u32 size;
 	int ret = kstrtou32(buf, 10, &size);
 
-	if (!ret && (size < MG_LINE_SIZE_MIN || size > MG_LINE_SIZE_MAX))
+	if (!ret && (size < CG_LINE_SIZE_MIN || size > CG_LINE_SIZE_MAX))
 		ret = -ERANGE;
 	else if (!ret && !is_power_of_2(size))
 		ret = -EINVAL;
 	mg_lock();
 	if (ret) {
 		mg_cmd_status("line_size: expected a power of two, %u..%u bytes",
-			      MG_LINE_SIZE_MIN, MG_LINE_SIZE_MAX);
+			      CG_LINE_SIZE_MIN, CG_LINE_SIZE_MAX);
 	} else {
 		WRITE_ONCE(mg_config.line_size, size);
 		mg_cmd_status("ok");

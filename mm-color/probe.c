@@ -152,8 +152,9 @@ int mmc_probe_llc(struct mmc_llc *llc, const char **why)
 		*why = "no unified cache described";
 		return -ENODEV;
 	}
-	if (!is_power_of_2(llc->line_size) || llc->line_size < 16 ||
-	    llc->line_size > 1024) {
+	if (!is_power_of_2(llc->line_size) ||
+	    llc->line_size < CG_LINE_SIZE_MIN ||
+	    llc->line_size > CG_LINE_SIZE_MAX) {
 		*why = "implausible line size";
 		return -ENODEV;
 	}

@@ -141,7 +141,9 @@ static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr
 	int err;
 
 	mutex_lock(&mmc.lock);
-	err = mmc_parse_ulong(buf, 16, PAGE_SIZE, &val, "line_size");
+	err = mmc_parse_ulong(buf, CG_LINE_SIZE_MIN,
+			      min_t(unsigned long, CG_LINE_SIZE_MAX, PAGE_SIZE),
+			      &val, "line_size");
 	if (!err && !is_power_of_2(val)) {
 		mmc_set_status("line_size: %lu is not a power of two", val);
 		err = -EINVAL;

@@ -14,6 +14,7 @@
 #define _COLORGUARD_HV_COLOR_H
 
 #include "cell_blob.h"
+#include "limits.h"
 
 /*
  * Fixed-width types: the kernel's own in Kbuild, the compiler's elsewhere
@@ -66,11 +67,9 @@
 #define HVC_MAX_PAGE_SHIFT	16
 #define HVC_MAX_GRAN_SHIFT	8	/* at most 256 pages per color */
 #define HVC_MAX_WAYS		1024
-#define HVC_MAX_LINE_SIZE	4096
 #define HVC_MAX_CELLS		32
 #define HVC_MAX_REGIONS		128	/* in a whole system */
 #define HVC_NAME_LEN		32	/* cell name, including the NUL */
-#define HVC_MAX_MBPS		1000000u	/* bandwidth budget ceiling */
 #define HVC_MASK_LIST_MAX	4096	/* any formatted mask fits, with NUL */
 #define HVC_BLOB_MAX_SIZE	(HVC_BLOB_HDR_SIZE + \
 				 HVC_MAX_CELLS * HVC_BLOB_CELL_SIZE + \
@@ -120,9 +119,10 @@ static inline hvc_u32 hvc_color_of(const struct hvc_geometry *g, hvc_u64 pa)
 }
 
 /*
- * Events of line_size bytes per period for a budget of mbps MB/s
- * (MB = 2^20 bytes, as MemGuard), rounded down. -HVC_EINVAL without a
- * line size or period.
+ * Events of line_size bytes per period for a budget of mbps MB/s: the
+ * events memguard.ko counts for it (cg_mbps_to_events() in limits.h; 0
+ * for mbps 0, at least 1 otherwise). -HVC_EINVAL for a period or line
+ * size outside limits.h's ranges, -HVC_ERANGE above CG_MBPS_MAX.
  */
 int hvc_budget_events(hvc_u32 mbps, hvc_u32 period_us, hvc_u32 line_size,
 		      hvc_u64 *events);

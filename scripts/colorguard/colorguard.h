@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <colorguard/limits.h>
+
 /* Bounds on untrusted input. */
 #define CG_MAX_CONFIG_BYTES	(1u << 20)
 #define CG_MAX_CELLS		32
@@ -104,10 +106,6 @@ struct cg_config {
 	struct cg_cell cells[CG_MAX_CELLS];
 };
 
-#define CG_DEFAULT_PERIOD_US	1000
-#define CG_MIN_PERIOD_US	100	/* memguard's limits */
-#define CG_MAX_PERIOD_US	1000000
-#define CG_MAX_MBPS		1000000
 
 /*
  * Parse config text (len bytes, text[len] must be NUL) into *cfg. Every

@@ -206,7 +206,8 @@ static void read_llc(struct ctx *c, const config_setting_t *root,
 	check_keys(c, g, "llc", llc_keys);
 	get_u64(c, g, "llc", "size", 1, 1ull << 40, &llc->size);
 	get_u64(c, g, "llc", "ways", 1, 1024, &llc->ways);
-	get_u64(c, g, "llc", "line_size", 1, 4096, &llc->line_size);
+	get_u64(c, g, "llc", "line_size", CG_LINE_SIZE_MIN, CG_LINE_SIZE_MAX,
+		&llc->line_size);
 	get_u64(c, g, "llc", "sets", 1, 1ull << 32, &llc->sets);
 	get_u64(c, g, "llc", "way_size", 1, 1ull << 40, &llc->way_size);
 	get_u64(c, g, "llc", "pages_per_color", 1, 1024, &llc->pages_per_color);
@@ -327,8 +328,8 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 	get_str(c, s, NULL, "colors", &cell->colors);
 	if (!config_setting_get_member(s, "colors"))
 		missing(c, cell->line, NULL, "colors");
-	get_u64(c, s, NULL, "read_mbps", 1, CG_MAX_MBPS, &cell->read_mbps);
-	get_u64(c, s, NULL, "write_mbps", 1, CG_MAX_MBPS, &cell->write_mbps);
+	get_u64(c, s, NULL, "read_mbps", 1, CG_MBPS_MAX, &cell->read_mbps);
+	get_u64(c, s, NULL, "write_mbps", 1, CG_MBPS_MAX, &cell->write_mbps);
 	get_str(c, s, NULL, "image", &cell->image);
 	if (cell->image.line && !cell->image.s[0])
 		cg_err(c->d, cell->image.line, c->label, "image", "empty path");
@@ -391,12 +392,12 @@ static void read_root(struct ctx *c, const config_setting_t *root,
 		get_str(c, g, "hypervisor", "colors", &cfg->hv_colors);
 	}
 
-	cfg->period_us.v = CG_DEFAULT_PERIOD_US;
+	cfg->period_us.v = CG_PERIOD_US_DEFAULT;
 	g = get_group(c, root, NULL, "memguard");
 	if (g) {
 		check_keys(c, g, "memguard", mg_keys);
-		get_u64(c, g, "memguard", "period_us", CG_MIN_PERIOD_US,
-			CG_MAX_PERIOD_US, &cfg->period_us);
+		get_u64(c, g, "memguard", "period_us", CG_PERIOD_US_MIN,
+			CG_PERIOD_US_MAX, &cfg->period_us);
 	}
 
 	cells = config_setting_get_member(root, "cells");

@@ -206,7 +206,7 @@ int cg_hv_sys_cell(struct cg_hv_sys *s, const char *name,
 	struct hvc_cell_desc *c;
 
 	if (s->s.nr_cells >= HVC_MAX_CELLS || strlen(name) >= HVC_NAME_LEN ||
-	    read_mbps > HVC_MAX_MBPS || write_mbps > HVC_MAX_MBPS)
+	    read_mbps > CG_MBPS_MAX || write_mbps > CG_MBPS_MAX)
 		return -1;
 	c = &s->s.cells[s->s.nr_cells];
 	memset(c, 0, sizeof(*c));

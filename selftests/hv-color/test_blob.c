@@ -389,7 +389,7 @@ static void m_cpus_overlap(struct hvc_system *s) { hvc_mask_set(&C(2)->cpus, 1);
 static void m_no_cpus(struct hvc_system *s) { hvc_mask_zero(&C(1)->cpus); }
 static void m_no_colors(struct hvc_system *s) { hvc_mask_zero(&C(0)->colors); }
 static void m_color_beyond(struct hvc_system *s) { hvc_mask_set(&C(2)->colors, 16); }
-static void m_read_budget(struct hvc_system *s) { C(2)->read_mbps = HVC_MAX_MBPS + 1; }
+static void m_read_budget(struct hvc_system *s) { C(2)->read_mbps = CG_MBPS_MAX + 1; }
 static void m_write_budget(struct hvc_system *s) { C(2)->write_mbps = 0xffffffff; }
 static void m_critical_budget(struct hvc_system *s) { C(1)->write_mbps = 10; }
 static void m_two_roots(struct hvc_system *s) { C(2)->flags = HVC_CELL_ROOT; }

@@ -83,14 +83,25 @@ TEST(budget_events)
 	/* MemGuard's figures: 1000 MB/s, 1 ms, 64 B lines: 16384 events */
 	ASSERT_EQ(0, hvc_budget_events(1000, 1000, 64, &ev));
 	EXPECT_EQ(1000ull * 1048576 * 1000 / 1000000 / 64, ev);
-	ASSERT_EQ(0, hvc_budget_events(HVC_MAX_MBPS, 0xffffffffu, 64, &ev));
-	EXPECT_EQ((unsigned long long)(((unsigned __int128)HVC_MAX_MBPS << 20) *
-				       0xffffffffu / 1000000 / 64), ev);
-	ASSERT_EQ(0, hvc_budget_events(1, 1, 128, &ev));
+	/* The largest budget and period: no overflow on the way. */
+	ASSERT_EQ(0, hvc_budget_events(CG_MBPS_MAX, CG_PERIOD_US_MAX,
+				       CG_LINE_SIZE_MIN, &ev));
+	EXPECT_EQ((unsigned long long)(((unsigned __int128)CG_MBPS_MAX << 20) *
+				       CG_PERIOD_US_MAX / 1000000 /
+				       CG_LINE_SIZE_MIN), ev);
+	/* A budget never rounds down to no event (memguard counts the same). */
+	ASSERT_EQ(0, hvc_budget_events(1, CG_PERIOD_US_MIN, CG_LINE_SIZE_MAX,
+				       &ev));
+	EXPECT_EQ(1, ev);
+	ASSERT_EQ(0, hvc_budget_events(0, 1000, 64, &ev));
 	EXPECT_EQ(0, ev);
-	EXPECT_EQ(-HVC_ERANGE, hvc_budget_events(HVC_MAX_MBPS + 1, 1000, 64, &ev));
+	EXPECT_EQ(-HVC_ERANGE, hvc_budget_events(CG_MBPS_MAX + 1, 1000, 64, &ev));
 	EXPECT_EQ(-HVC_EINVAL, hvc_budget_events(10, 0, 64, &ev));
+	EXPECT_EQ(-HVC_EINVAL, hvc_budget_events(10, CG_PERIOD_US_MAX + 1, 64,
+						 &ev));
 	EXPECT_EQ(-HVC_EINVAL, hvc_budget_events(10, 1000, 0, &ev));
+	EXPECT_EQ(-HVC_EINVAL, hvc_budget_events(10, 1000, CG_LINE_SIZE_MAX * 2,
+						 &ev));
 }
 
 TEST(mask_ops)

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The limits and the one conversion that memguard.ko, hv-color (and
+ * through it the cell blob and mm_color.ko) and the colorguard tool share:
+ * written here once, so that `colorguard check` refuses exactly what the
+ * modules refuse and `colorguard plan` prints the budgets memguard uses.
+ * Plain C types, no libc: usable in the kernel, in a hypervisor and on the
+ * host. In the kernel the 64-bit division goes through div64_u64(), which
+ * 32-bit kernels need; elsewhere it is the compiler's.
+ */
+#ifndef _COLORGUARD_LIMITS_H
+#define _COLORGUARD_LIMITS_H
+
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#define cg_div_u64(a, b)	div64_u64(a, b)
+#else
+#define cg_div_u64(a, b)	((a) / (b))
+#endif
+
+/* memguard's regulation period, microseconds. */
+#define CG_PERIOD_US_MIN	100
+#define CG_PERIOD_US_MAX	1000000
+#define CG_PERIOD_US_DEFAULT	1000
+
+/*
+ * The LLC line, bytes: what one memguard event counts and what the
+ * coloring geometry's sets are made of. A power of two in this range
+ * (mm-color's way size further needs it no larger than a page).
+ */
+#define CG_LINE_SIZE_MIN	16
+#define CG_LINE_SIZE_MAX	4096
+#define CG_LINE_SIZE_DEFAULT	64
+
+/* A bandwidth budget, MB/s (MB = 2^20 bytes, as MemGuard counts). */
+#define CG_MBPS_MAX		1000000
+
+/**
+ * cg_mbps_to_events() - a budget in MB/s as line events per period
+ * @mbps: the budget, 1 to CG_MBPS_MAX
+ * @period_us: the period, CG_PERIOD_US_MIN to CG_PERIOD_US_MAX
+ * @line_size: bytes per event, CG_LINE_SIZE_MIN to CG_LINE_SIZE_MAX
+ *
+ * Rounded down, but never below one event: a budget, however small,
+ * lets a core run until its first counted line, and 0 would mean "held
+ * from the start of every period". The caller checks the ranges; within
+ * them @mbps << 20 times @period_us stays below 2^60.
+ *
+ * Return: the events per period; 0 only for @mbps 0 or a zero divisor.
+ */
+static inline unsigned long long cg_mbps_to_events(unsigned int mbps,
+						   unsigned int period_us,
+						   unsigned int line_size)
+{
+	unsigned long long events, div = 1000000ULL * line_size;
+
+	if (!mbps || !div)
+		return 0;
+	events = cg_div_u64(((unsigned long long)mbps << 20) * period_us, div);
+	return events ? events : 1;
+}
+
+#endif /* _COLORGUARD_LIMITS_H */
