@@ -90,13 +90,19 @@ static bool mmc_probe_arch(struct mmc_llc *llc)
 static u64 mmc_read_ccsidr(u32 level)
 {
 	unsigned long flags;
-	u64 ccsidr;
+	u64 ccsidr, csselr;
 
-	/* CSSELR selects for this CPU only: keep the pair together. */
+	/*
+	 * CSSELR selects for this CPU only: keep the pair together, and put
+	 * back what was selected (the kernel's cacheinfo selects its own).
+	 */
 	local_irq_save(flags);
+	csselr = read_sysreg(csselr_el1);
 	write_sysreg((level - 1) << 1, csselr_el1);
 	isb();
 	ccsidr = read_sysreg(ccsidr_el1);
+	write_sysreg(csselr, csselr_el1);
+	isb();
 	local_irq_restore(flags);
 	return ccsidr;
 }
