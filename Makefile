@@ -95,7 +95,7 @@ deps-host:
 KMOD ?= $(BUILD)/$(TARGET)/kmod
 MODDIR ?= $(BUILD)/$(TARGET)/modules
 KSRC := Kbuild include hv-color mm-color memguard selftests/modules
-KCONFIG_PARTS := CONFIG_HV_COLOR=m \
+KCONFIG_PARTS := \
 	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \
 	$(if $(wildcard memguard/Kbuild),CONFIG_MEMGUARD=m)
 # The kernel is fetched first; KDIR (from scripts/kernel unless given) is
