@@ -103,4 +103,9 @@ static inline void hvc_put_le(hvc_u8 *p, hvc_u32 bytes, hvc_u64 v)
 	}
 }
 
+/* error.c: used by the blob parser and the validator */
+void hvc_name_copy(char *dst, const char *src);
+int hvc_error_fill(struct hvc_error *e, int code, int cell, int region,
+		   hvc_u32 offset, const char *field, const char *msg);
+
 #endif /* _HV_COLOR_INTERNAL_H */
