@@ -22,6 +22,7 @@ PKG_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' packaging/debian/cha
 PKG_UPSTREAM := $(firstword $(subst -, ,$(PKG_VERSION)))
 PREFIX ?= /usr
 SYSTEMD_UNITDIR ?= /lib/systemd/system
+SYSTEMD_GENERATORDIR ?= /lib/systemd/system-generators
 DIST := $(BUILD)/dist
 # The packaged programs are built with the distribution's flags
 # (debian/rules passes dpkg-buildflags' hardening flags here).
@@ -79,6 +80,8 @@ install: dist
 		$(DESTDIR)$(SYSTEMD_UNITDIR)/colorguard.service
 	install -D -m 0644 packaging/systemd/colorguard-cell@.service \
 		$(DESTDIR)$(SYSTEMD_UNITDIR)/colorguard-cell@.service
+	install -D -m 0755 packaging/systemd/colorguard-generator \
+		$(DESTDIR)$(SYSTEMD_GENERATORDIR)/colorguard-generator
 	install -D -m 0644 packaging/system.cfg $(DESTDIR)/etc/colorguard/system.cfg
 	install -D -m 0644 packaging/modprobe.conf $(DESTDIR)/etc/modprobe.d/colorguard.conf
 	install -d $(DESTDIR)$(PREFIX)/share/doc/colorguard/examples \

@@ -21,6 +21,7 @@
 #include "cell_vm.h"
 #include "colorguard.h"
 #include "system.h"
+#include "system_int.h"
 #include "vm_int.h"
 
 #define EXIT_PROBLEMS	1
@@ -300,11 +301,39 @@ out:
 	return status;
 }
 
+/*
+ * autostart CONFIG: the cells CONFIG marks `autostart = true`, a name a
+ * line, for colorguard-generator at boot; nothing from a config with
+ * problems (they go to stderr, exit 1).
+ */
+static int cmd_autostart(int argc, char **argv)
+{
+	struct cg_system *sys;
+	unsigned int i;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: colorguard cell autostart CONFIG\n");
+		return EXIT_USAGE;
+	}
+	sys = cg_system_load(argv[1]);
+	if (!sys) {
+		fprintf(stderr, "colorguard: cell autostart: %s does not validate\n",
+			argv[1]);
+		return EXIT_PROBLEMS;
+	}
+	for (i = 0; i < sys->cfg.nr_cells; i++)
+		if (sys->cfg.cells[i].autostart)
+			printf("%s\n", sys->cfg.cells[i].name);
+	cg_system_free(sys);
+	return fflush(stdout) ? EXIT_PROBLEMS : 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } cell_cmds[] = {
 	{ "run", cmd_run },
+	{ "autostart", cmd_autostart },
 	/* cli_life.c, cli_host.c */
 	{ "create", cell_cmd_create },
 	{ "load", cell_cmd_load },

@@ -81,6 +81,8 @@ struct cg_cell {
 	struct cg_str args;		/* argument string for the inmate */
 	struct cg_u64 comm;		/* guest address of the comm page */
 	struct cg_u64 console;		/* guest address of the console register */
+	bool autostart;			/* started at boot (colorguard-generator) */
+	unsigned int autostart_line;
 	unsigned int line;
 };
 

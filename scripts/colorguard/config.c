@@ -244,7 +244,7 @@ static void read_region(struct ctx *c, const config_setting_t *s,
 
 static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
-	"image", "args", "comm", "console", NULL
+	"image", "args", "comm", "console", "autostart", NULL
 };
 
 static int valid_name(const char *s)
@@ -344,6 +344,11 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 		       "0x%llx is not page aligned",
 		       (unsigned long long)cell->comm.v);
 	get_u64(c, s, NULL, "console", 0, (1ull << 48) - 1, &cell->console);
+	get_bool(c, s, NULL, "autostart", &cell->autostart,
+		 &cell->autostart_line);
+	if (cell->autostart && cell->type == CG_CELL_ROOT)
+		cg_err(c->d, cell->autostart_line, c->label, "autostart",
+		       "the root cell is root Linux itself: nothing to start");
 
 	v = config_setting_get_member(s, "memory");
 	set_field(c, NULL, "memory");
