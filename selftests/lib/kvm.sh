@@ -8,7 +8,7 @@
 kvm_load() {
 	if [ "$CG_ARCH" = x86_64 ]; then
 		for _m in irqbypass ccp kvm kvm-amd; do
-			[ -d /sys/module/$(echo $_m | tr - _) ] && continue
+			[ -d "/sys/module/$(echo "$_m" | tr - _)" ] && continue
 			[ ! -e /modules/linux/$_m.ko ] ||
 				insmod /modules/linux/$_m.ko 2>/dev/null || return 1
 		done
