@@ -69,6 +69,12 @@ static struct kmem_cache *mmc_frame_cache;
 /* Order-1 pairs freed at most per CPU to empty its per-cpu lists. */
 #define MMC_PCP_FLUSH_ROUNDS	64
 
+/**
+ * mmc_set_status() - say what the last command did, for last_cmd_status
+ * @fmt: printf format of the one-line reason
+ *
+ * Called with mmc.lock held, as every command is.
+ */
 void mmc_set_status(const char *fmt, ...)
 {
 	va_list args;
@@ -98,6 +104,12 @@ static unsigned long mmc_reserve_pages(void)
 	return mmc.reserve_mb << (20 - PAGE_SHIFT);
 }
 
+/**
+ * mmc_color_of() - the color of a page frame in the current geometry
+ * @pfn: the page frame number
+ *
+ * Return: the color, below mmc.nr_colors (only with a geometry set).
+ */
 u32 mmc_color_of(unsigned long pfn)
 {
 	return hvc_color_of_pfn(&mmc.geo, pfn);
@@ -169,7 +181,12 @@ static void mmc_pcp_flush(void)
 	cpus_read_unlock();
 }
 
-/* hv-color's error codes are negative errno values. */
+/**
+ * mmc_hvc_error() - a short text for one of hv-color's error codes
+ * @err: a negative -HVC_E* code (hv-color's codes are errno values)
+ *
+ * Return: a static string.
+ */
 const char *mmc_hvc_error(int err)
 {
 	switch (-err) {
@@ -210,9 +227,18 @@ static bool mmc_pool_empty(void)
 	return !mmc.pool_pages && !mmc.quarantined && !mmc.committed;
 }
 
-/*
- * Switch to a new geometry. Only with an empty pool and no quarantine,
- * since every frame's color would change. Called with mmc.lock held.
+/**
+ * mmc_set_geometry() - switch to a new cache geometry
+ * @way_size: bytes of one LLC way
+ * @line_size: the LLC line size, or 0 when unknown
+ * @source: where it came from, for geometry_source (a static string)
+ *
+ * Only with an empty pool and quarantine and no mapping, since every
+ * frame's color would change. Root Linux gets every color of the new
+ * geometry. Called with mmc.lock held.
+ *
+ * Return: 0, -EINVAL for a way size hv-color refuses, -EBUSY while pages
+ * are pooled, quarantined or mapped, -ENOMEM; last_cmd_status says why.
  */
 int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 {
@@ -263,7 +289,13 @@ int mmc_set_geometry(u64 way_size, u32 line_size, const char *source)
 	return 0;
 }
 
-/* Masks come from userspace: they must name colors of this geometry. */
+/**
+ * mmc_mask_check() - whether a mask names colors of this geometry
+ * @mask: a mask from userspace
+ *
+ * Return: 0, -ENODEV without a geometry, -EINVAL for an empty mask,
+ * -ERANGE for a color not below nr_colors.
+ */
 int mmc_mask_check(const struct mmc_mask *mask)
 {
 	if (!mmc.have_geo)
@@ -445,7 +477,16 @@ static int mmc_pool_shrink(unsigned long target)
 	return 0;
 }
 
-/* Grow rounds up to whole blocks, shrink down. Called with mmc.lock held. */
+/**
+ * mmc_pool_resize() - grow or shrink the colored pool
+ * @target: pages wanted; growing rounds up to whole blocks, shrinking down
+ *
+ * Called with mmc.lock held.
+ *
+ * Return: 0, -ENODEV without a geometry, -ERANGE above the machine's
+ * memory, or the error of the grow or shrink (-ENOMEM, -EBUSY when pages
+ * in use keep the pool from shrinking that far); last_cmd_status says why.
+ */
 int mmc_pool_resize(unsigned long target)
 {
 	if (!mmc.have_geo) {
@@ -461,6 +502,15 @@ int mmc_pool_resize(unsigned long target)
 	return mmc_pool_shrink(target);
 }
 
+/**
+ * mmc_pool_alloc() - a free frame of one of the mask's colors
+ * @mask: the colors allowed
+ *
+ * Takes the allowed color with the most free frames (hv-color's
+ * allocator); a miss counts in failed_faults. Takes mmc.alloc_lock.
+ *
+ * Return: the frame, now used, or NULL when no allowed color has one.
+ */
 struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask)
 {
 	struct mmc_frame *frame = NULL;
@@ -480,6 +530,13 @@ struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask)
 	return frame;
 }
 
+/**
+ * mmc_pool_free() - give a used frame back
+ * @frame: a frame from mmc_pool_alloc() that nothing references any more
+ *
+ * A quarantined frame whose color went back to root Linux while it was
+ * mapped goes back to the page allocator instead. Takes mmc.alloc_lock.
+ */
 void mmc_pool_free(struct mmc_frame *frame)
 {
 	u32 color = frame->hf.color;
@@ -508,7 +565,19 @@ void mmc_pool_free(struct mmc_frame *frame)
 	}
 }
 
-/* Reserve @nr_pages against the per-file and global limits. */
+/**
+ * mmc_commit() - reserve pages for a mapping against the limits
+ * @mask: the mapping's colors
+ * @nr_pages: the pages to reserve
+ * @file_pages: what the file has reserved already
+ *
+ * Checks the mask, then that the pool and quarantine could ever hold
+ * @nr_pages, limit_fd_mb for the file and limit_total_mb for everyone.
+ * Takes mmc.lock and mmc.alloc_lock.
+ *
+ * Return: 0 with the pages counted as committed, an error of
+ * mmc_mask_check(), or -ENOMEM over a limit.
+ */
 int mmc_commit(const struct mmc_mask *mask, unsigned long nr_pages,
 	       unsigned long file_pages)
 {
@@ -534,6 +603,10 @@ int mmc_commit(const struct mmc_mask *mask, unsigned long nr_pages,
 	return err;
 }
 
+/**
+ * mmc_uncommit() - give back what mmc_commit() reserved
+ * @nr_pages: the pages
+ */
 void mmc_uncommit(unsigned long nr_pages)
 {
 	spin_lock(&mmc.alloc_lock);
@@ -541,6 +614,11 @@ void mmc_uncommit(unsigned long nr_pages)
 	spin_unlock(&mmc.alloc_lock);
 }
 
+/**
+ * mmc_fill_info() - MM_COLOR_GET_INFO's answer
+ * @info: filled with the colors, the way size (0 without a geometry) and
+ *	the per-file limit in bytes
+ */
 void mmc_fill_info(struct mm_color_info *info)
 {
 	mutex_lock(&mmc.lock);
@@ -817,7 +895,18 @@ static int mmc_drain(void)
 	return ctx.err;
 }
 
-/* Called with mmc.lock held. */
+/**
+ * mmc_set_root_colors() - the colors root Linux may use
+ * @mask: the new set
+ *
+ * Narrowing drains free pages of the other colors into the quarantine;
+ * widening gives quarantined pages of root colors back. Called with
+ * mmc.lock held.
+ *
+ * Return: 0, an error of mmc_mask_check(), or -EINTR/-ENOMEM from an
+ * interrupted or failed drain (the old set is then restored and its
+ * quarantine released); last_cmd_status says why.
+ */
 int mmc_set_root_colors(const struct mmc_mask *mask)
 {
 	struct mmc_mask old = mmc.root;
@@ -844,6 +933,14 @@ int mmc_set_root_colors(const struct mmc_mask *mask)
 	return err;
 }
 
+/**
+ * mmc_foreign_in_use() - estimate of non-root-colored pages Linux holds
+ *
+ * Summed over the non-root colors: managed pages minus quarantined ones
+ * minus the pool's share (see foreign_in_use_pages in the ABI document).
+ *
+ * Return: the estimate in pages.
+ */
 unsigned long mmc_foreign_in_use(void)
 {
 	unsigned long sum = 0, per_block_color, c, n;
@@ -861,6 +958,12 @@ unsigned long mmc_foreign_in_use(void)
 	return sum;
 }
 
+/**
+ * mmc_color_free() - free pages of one color, pool and quarantine together
+ * @color: the color
+ *
+ * Return: the count, 0 for a color beyond the geometry.
+ */
 unsigned long mmc_color_free(u32 color)
 {
 	unsigned long n;
@@ -871,6 +974,11 @@ unsigned long mmc_color_free(u32 color)
 	return n;
 }
 
+/**
+ * mmc_core_init() - module load: the frame cache and the default reserve
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int mmc_core_init(void)
 {
 	mmc_frame_cache = KMEM_CACHE(mmc_frame, 0);
@@ -881,7 +989,12 @@ int mmc_core_init(void)
 	return 0;
 }
 
-/* Module exit: no file is open, so no frame is in use. */
+/**
+ * mmc_core_exit() - module exit: everything back to the page allocator
+ *
+ * No file is open, so no frame is in use: the quarantine is released and
+ * every pool block freed.
+ */
 void mmc_core_exit(void)
 {
 	struct mmc_block *block, *tmp;

@@ -9,9 +9,16 @@
 
 #include "mm_color_int.h"
 
-/*
- * A list from sysfs or the ioctl (hv-color accepts one trailing newline).
- * Called with mmc.lock held; @report puts the reason into last_cmd_status.
+/**
+ * mmc_mask_parse() - a color list from sysfs or the ioctl
+ * @buf: the text, NUL-terminated (hv-color accepts one trailing newline)
+ * @mask: the result
+ * @report: put the reason into last_cmd_status
+ *
+ * Called with mmc.lock held.
+ *
+ * Return: 0, -ENODEV without a geometry, -EINVAL for bad syntax or an
+ * empty list, -ERANGE for a color not below nr_colors.
  */
 int mmc_mask_parse(const char *buf, struct mmc_mask *mask, bool report)
 {
@@ -39,7 +46,16 @@ int mmc_mask_parse(const char *buf, struct mmc_mask *mask, bool report)
 	return err;
 }
 
-/* Called with mmc.lock held. */
+/**
+ * mmc_mask_from_bits() - a mask from MM_COLOR_SET_BITMAP's words
+ * @bits: bitmap words, 64 colors each
+ * @nbits: the bits given
+ * @mask: the result
+ *
+ * Called with mmc.lock held.
+ *
+ * Return: as mmc_mask_check() for the result.
+ */
 int mmc_mask_from_bits(const u64 *bits, u32 nbits, struct mmc_mask *mask)
 {
 	u32 c;
@@ -51,6 +67,14 @@ int mmc_mask_from_bits(const u64 *bits, u32 nbits, struct mmc_mask *mask)
 	return mmc_mask_check(mask);
 }
 
+/**
+ * mmc_mask_to_bits() - a mask as bitmap words for MM_COLOR_GET_BITMAP
+ * @mask: the mask
+ * @bits: room for DIV_ROUND_UP(@nbits, 64) words
+ * @nbits: the bits to write
+ *
+ * Return: 0.
+ */
 int mmc_mask_to_bits(const struct mmc_mask *mask, u64 *bits, u32 nbits)
 {
 	u32 c;
@@ -64,11 +88,25 @@ int mmc_mask_to_bits(const struct mmc_mask *mask, u64 *bits, u32 nbits)
 	return 0;
 }
 
+/**
+ * mmc_mask_weight() - colors in a mask
+ * @mask: the mask
+ *
+ * Return: the number of colors.
+ */
 u32 mmc_mask_weight(const struct mmc_mask *mask)
 {
 	return hvc_mask_weight(&mask->m);
 }
 
+/**
+ * mmc_mask_format() - a mask as its shortest list, for sysfs
+ * @mask: the mask
+ * @buf: the text
+ * @size: bytes of @buf
+ *
+ * Return: the length, 0 if @buf is too small.
+ */
 int mmc_mask_format(const struct mmc_mask *mask, char *buf, size_t size)
 {
 	int n = hvc_mask_format(&mask->m, buf, size);

@@ -146,10 +146,15 @@ static bool mmc_probe_arch(struct mmc_llc *llc)
 }
 #endif
 
-/*
- * Fill @llc from the hardware. Returns 0 if the description is plausible
- * for page coloring (the geometry itself is validated by hv-color), or
- * -ENODEV with @why set.
+/**
+ * mmc_probe_llc() - the last-level cache as the hardware describes it
+ * @llc: filled with level, line size, ways, sets and way size
+ * @why: on failure, a static reason
+ *
+ * The geometry itself is validated later by hv-color.
+ *
+ * Return: 0 if the description is plausible for page coloring, else
+ * -ENODEV.
  */
 int mmc_probe_llc(struct mmc_llc *llc, const char **why)
 {

@@ -437,7 +437,13 @@ static void mmc_colors_remove(void)
 	mmc_nr_color_attrs = 0;
 }
 
-/* free/<color>: one file per color of the current geometry. */
+/**
+ * mmc_sysfs_colors_resize() - one free/<color> file per color
+ * @nr_colors: the colors of the new geometry
+ *
+ * Return: 0, -ENODEV before mmc_sysfs_init(), -ENOMEM, or an error of
+ * sysfs_create_file().
+ */
 int mmc_sysfs_colors_resize(u32 nr_colors)
 {
 	u32 c;
@@ -500,6 +506,12 @@ static struct kobject *mmc_mm_kobj(void)
 }
 #endif
 
+/**
+ * mmc_sysfs_init() - /sys/kernel/mm/color and its files
+ *
+ * Return: 0, -ENODEV without /sys/kernel/mm, or an error of the kobject
+ * or group creation.
+ */
 int mmc_sysfs_init(void)
 {
 	struct kobject *mm = mmc_mm_kobj();
@@ -520,6 +532,9 @@ int mmc_sysfs_init(void)
 	return err;
 }
 
+/**
+ * mmc_sysfs_exit() - remove /sys/kernel/mm/color
+ */
 void mmc_sysfs_exit(void)
 {
 	mmc_colors_remove();
