@@ -56,6 +56,14 @@ static const struct mg_named_event mg_named_events[] = {
 	  PERF_COUNT_SW_EMULATION_FAULTS },
 };
 
+/**
+ * mg_event_parse() - an event name from a module parameter or sysfs
+ * @str: "none", "raw:0xNN" or one of the named events (case-insensitive)
+ * @spec: the result
+ *
+ * Return: 0, -EINVAL for an unknown name, or kstrtou64()'s error for a
+ * bad raw number.
+ */
 int mg_event_parse(const char *str, struct mg_event_spec *spec)
 {
 	unsigned int i;
@@ -87,6 +95,14 @@ int mg_event_parse(const char *str, struct mg_event_spec *spec)
 	return -EINVAL;
 }
 
+/**
+ * mg_event_format() - an event as mg_event_parse() reads it back
+ * @spec: the event
+ * @buf: the text
+ * @len: bytes of @buf
+ *
+ * Return: the length written (scnprintf()).
+ */
 int mg_event_format(const struct mg_event_spec *spec, char *buf, size_t len)
 {
 	unsigned int i;
@@ -102,17 +118,21 @@ int mg_event_format(const struct mg_event_spec *spec, char *buf, size_t len)
 	return scnprintf(buf, len, "type%u:0x%llx", spec->type, spec->config);
 }
 
-/*
- * Per-architecture defaults, one event = one cache line:
+/**
+ * mg_event_default() - the architecture's default event of a slot
+ * @slot: MG_READ or MG_WRITE
+ * @spec: the result
+ *
+ * One event = one cache line:
  * arm64: Armv8 PMUv3 common events (Arm ARM DDI 0487, "PMU events";
- *   ARMV8_PMUV3_PERFCTR_* in arch/arm64/include/asm/perf_event.h):
- *   0x17 L2D_CACHE_REFILL (refills of the L2, the LLC of Cortex-A53/A57/A72
- *   clusters) and 0x18 L2D_CACHE_WB (write-backs out of the L2). Parts with
- *   an L3 behind a DSU count LLC misses with 0x37 LL_CACHE_MISS_RD; set it
- *   with read_event=raw:0x37.
+ * ARMV8_PMUV3_PERFCTR_* in arch/arm64/include/asm/perf_event.h):
+ * 0x17 L2D_CACHE_REFILL (refills of the L2, the LLC of Cortex-A53/A57/A72
+ * clusters) and 0x18 L2D_CACHE_WB (write-backs out of the L2). Parts with
+ * an L3 behind a DSU count LLC misses with 0x37 LL_CACHE_MISS_RD; set it
+ * with read_event=raw:0x37.
  * x86: no generic writeback event exists; the closest generic events are
- *   LLC-load-misses (lines read from memory) and LLC-store-misses (RFO
- *   misses: lines fetched for ownership that later leave dirty).
+ * LLC-load-misses (lines read from memory) and LLC-store-misses (RFO
+ * misses: lines fetched for ownership that later leave dirty).
  */
 void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec)
 {
@@ -138,10 +158,18 @@ void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec)
 #endif
 }
 
-/*
+/**
+ * mg_counter_create() - one CPU's counter for an event
+ * @spec: the event
+ * @cpu: the CPU
+ * @handler: the overflow handler (may run in NMI)
+ *
  * A pinned per-CPU counter of kernel and user mode, created disabled: the
  * CPU's thread arms it at a period boundary. Software clocks skip idle so
  * a held or idle core does not raise overflows.
+ *
+ * Return: the counter, or an ERR_PTR() from
+ * perf_event_create_kernel_counter().
  */
 struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
 				     unsigned int cpu,

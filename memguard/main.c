@@ -124,6 +124,15 @@ static u64 mg_pool_take(u64 period, enum mg_slot slot, u64 want)
 	return got;
 }
 
+/**
+ * mg_budget_events() - the events a budget allows per period
+ * @budget: the budget
+ * @period_us: the period
+ * @line_size: bytes per event, for a budget in MB/s
+ *
+ * Return: the events (cg_mbps_to_events() for MB/s, at least 1), the
+ * value itself for "events:N", MG_UNLIMITED for "unlimited".
+ */
 u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
 		     u32 line_size)
 {
@@ -612,9 +621,17 @@ static int mg_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/*
- * Replace a slot's event: create the new counters on every online CPU
- * first, so a failure leaves the old ones in place.
+/**
+ * mg_set_event() - replace a slot's event on every online CPU
+ * @slot: MG_READ or MG_WRITE
+ * @spec: the new event, or "none"
+ * @failed_cpu: on failure, the CPU whose counter could not be created
+ *
+ * The new counters are created on every online CPU first, so a failure
+ * leaves the old ones in place. Callers hold cpus_read_lock() and
+ * mg_config_lock.
+ *
+ * Return: 0, -ENOMEM, or perf_event_create_kernel_counter()'s error.
  */
 int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
 		 unsigned int *failed_cpu)
@@ -672,6 +689,14 @@ int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
 	return 0;
 }
 
+/**
+ * mg_set_budget() - a CPU's budget of one slot
+ * @cpu: the CPU
+ * @slot: MG_READ or MG_WRITE
+ * @budget: the budget, taking effect from the next period
+ *
+ * Callers hold cpus_read_lock() and mg_config_lock.
+ */
 void mg_set_budget(unsigned int cpu, enum mg_slot slot,
 		   const struct mg_budget *budget)
 {
@@ -683,6 +708,13 @@ void mg_set_budget(unsigned int cpu, enum mg_slot slot,
 	mutex_unlock(&mc->lock);
 }
 
+/**
+ * mg_set_critical() - mark a CPU critical (never held) or not
+ * @cpu: the CPU
+ * @crit: true for critical
+ *
+ * Callers hold cpus_read_lock() and mg_config_lock.
+ */
 void mg_set_critical(unsigned int cpu, bool crit)
 {
 	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
@@ -701,7 +733,13 @@ static void mg_timebase_set(u32 us)
 	spin_unlock(&mg_tb_lock);
 }
 
-/* A new common period start: every armed CPU re-aligns its timer now. */
+/**
+ * mg_set_period() - a new regulation period, from now
+ * @us: the period in microseconds, CG_PERIOD_US_MIN to CG_PERIOD_US_MAX
+ *
+ * A new common period start: every armed CPU re-aligns its timer now.
+ * Callers hold cpus_read_lock() and mg_config_lock.
+ */
 void mg_set_period(u32 us)
 {
 	unsigned int cpu;
@@ -718,6 +756,12 @@ void mg_set_period(u32 us)
 	}
 }
 
+/**
+ * mg_set_enabled() - regulation on or off for every CPU
+ * @on: true to arm the CPUs that have a budget and are not critical
+ *
+ * Callers hold cpus_read_lock() and mg_config_lock.
+ */
 void mg_set_enabled(bool on)
 {
 	unsigned int cpu;
@@ -769,6 +813,10 @@ int mg_set_hold_priority(u32 prio)
 	return 0;
 }
 
+/**
+ * mg_reset_stats() - clear a CPU's statistics
+ * @cpu: the CPU
+ */
 void mg_reset_stats(unsigned int cpu)
 {
 	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);

@@ -32,7 +32,12 @@ struct mg_cpu_kobj {
 
 static struct mg_cpu_kobj **mg_cpu_kobjs;
 
-/* Caller holds mg_config_lock. */
+/**
+ * mg_cmd_status() - say what the last command did, for last_cmd_status
+ * @fmt: printf format of the one-line reason
+ *
+ * Caller holds mg_config_lock.
+ */
 void mg_cmd_status(const char *fmt, ...)
 {
 	va_list args;
@@ -73,6 +78,14 @@ static int mg_cpulist_parse(const char *str, struct cpumask *mask)
 	return ret == -EOVERFLOW ? -ERANGE : ret;
 }
 
+/**
+ * mg_budget_parse() - one budget: "unlimited", MB/s or "events:N"
+ * @str: the text
+ * @budget: the result
+ *
+ * Return: 0, kstrtou64()'s error for a bad number, -ERANGE for 0 or a
+ * value above CG_MBPS_MAX (MG_EVENTS_MAX for events).
+ */
 int mg_budget_parse(const char *str, struct mg_budget *budget)
 {
 	u64 value, max = CG_MBPS_MAX;
@@ -97,6 +110,14 @@ int mg_budget_parse(const char *str, struct mg_budget *budget)
 	return 0;
 }
 
+/**
+ * mg_budget_format() - a budget as mg_budget_parse() reads it back
+ * @budget: the budget
+ * @buf: the text
+ * @len: bytes of @buf
+ *
+ * Return: the length written (scnprintf()).
+ */
 int mg_budget_format(const struct mg_budget *budget, char *buf, size_t len)
 {
 	switch (budget->kind) {
@@ -203,7 +224,15 @@ static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
 	return ret;
 }
 
-/* Load-time budgets and critical CPUs, for any possible CPU. */
+/**
+ * mg_params_apply() - the critical= and budgets= module parameters
+ * @critical: a CPU list, or NULL
+ * @budgets: "CPUS:READ[,WRITE] ...", or NULL
+ *
+ * For any possible CPU, at load; a bad value is logged with its reason.
+ *
+ * Return: 0, -ENOMEM, or the parse error (-EINVAL, -ERANGE, -ENODEV).
+ */
 int mg_params_apply(const char *budgets, const char *critical)
 {
 	cpumask_var_t mask;
@@ -979,6 +1008,9 @@ static const struct kobj_type mg_cpu_ktype = {
 	.default_groups = mg_cpu_groups,
 };
 
+/**
+ * mg_sysfs_exit() - remove /sys/kernel/memguard and the per-CPU folders
+ */
 void mg_sysfs_exit(void)
 {
 	unsigned int cpu;
@@ -997,6 +1029,11 @@ void mg_sysfs_exit(void)
 	}
 }
 
+/**
+ * mg_sysfs_init() - /sys/kernel/memguard, its files and a folder per CPU
+ *
+ * Return: 0, -ENOMEM, or an error of the kobject or group creation.
+ */
 int mg_sysfs_init(void)
 {
 	struct mg_cpu_kobj *ck;
