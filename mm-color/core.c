@@ -68,6 +68,11 @@ static struct kmem_cache *mmc_frame_cache;
 #define MMC_DRAIN_PASSES	8
 /* Order-1 pairs freed at most per CPU to empty its per-cpu lists. */
 #define MMC_PCP_FLUSH_ROUNDS	64
+/*
+ * Order-1 pages freed in a row to empty them on 6.7 and later: twice a
+ * per-cpu batch of pages (63 where the batch is largest) and some more.
+ */
+#define MMC_PCP_FLUSH_RUN	80
 
 /**
  * mmc_set_status() - say what the last command did, for last_cmd_status
@@ -147,13 +152,19 @@ static unsigned long mmc_pcp_excess_local(void)
  * after a release of the quarantine MemFree came back 16-41 MB short,
  * those pages sitting there until some allocation took them. The
  * allocator empties a CPU's lists when it frees high-order pages right
- * after a run of frees (6.1: one such free, all of the lists; 6.7 on: two
- * in a row, and at most 32 batches per free), so order-1 pages freed in
- * pairs, repeated while the lists hold more than a batch (at most
- * MMC_PCP_FLUSH_ROUNDS pairs), hand what a drain, release or shrink gave
- * back to the buddy allocator, where it counts as free and can merge.
+ * after a run of frees, so freeing order-1 pages hands what a drain,
+ * release or shrink gave back to the buddy allocator, where it counts as
+ * free and can merge. What counts as a run differs:
+ * - 6.1 flushes all of the lists on one order-1 free while a count of
+ *   recent frees is above zero, which each allocation halves: pairs of
+ *   order-1 pages freed right after their allocation do it;
+ * - 6.7 on wants at least a batch of pages freed since the last
+ *   allocation (each allocation halves that count too) and then frees up
+ *   to 32 batches per order-1 free: that takes MMC_PCP_FLUSH_RUN order-1
+ *   pages allocated first and freed in a row.
+ * Both are repeated while the lists hold more than a batch.
  */
-static long mmc_pcp_flush_local(void *arg)
+static void mmc_pcp_flush_pairs(void)
 {
 	unsigned int round;
 
@@ -168,6 +179,28 @@ static long mmc_pcp_flush_local(void *arg)
 		if (!mmc_pcp_excess_local())
 			break;
 	}
+}
+
+static void mmc_pcp_flush_runs(void)
+{
+	struct page *run[MMC_PCP_FLUSH_RUN];
+	unsigned int round, n;
+
+	for (round = 0; round < 4 && mmc_pcp_excess_local(); round++) {
+		for (n = 0; n < ARRAY_SIZE(run); n++) {
+			run[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+			if (!run[n])
+				break;
+		}
+		while (n)
+			__free_pages(run[--n], 1);
+	}
+}
+
+static long mmc_pcp_flush_local(void *arg)
+{
+	mmc_pcp_flush_pairs();
+	mmc_pcp_flush_runs();
 	return 0;
 }
 
