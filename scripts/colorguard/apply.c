@@ -10,6 +10,12 @@
  * drops a zero-length write before the module sees it, so an empty list
  * (no critical CPU) must go out as a lone "\n", which the modules read as
  * the empty list.
+ *
+ * A root cell with fewer than all colors also turns proactive compaction
+ * off (vm.compaction_proactiveness, where the kernel has it): kcompactd
+ * then stops moving pages and free pages around in the background, which
+ * would put frames of the other colors back at the head of the free lists
+ * after the narrowing's drain (see "root_colors" in the ABI document).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,21 +26,29 @@
 
 #define MM_COLOR_DIR	"kernel/mm/color"
 #define MEMGUARD_DIR	"kernel/memguard"
+#define VM_SYSCTL_DIR	"sys/vm"
+
+/* way_size: rewriting it resets root_colors */
+#define SKIP_IF_SAME	1
+/* a sysctl that kernels without its feature lack */
+#define IF_PRESENT	2
 
 struct write {
+	const char *root;	/* the sysfs or procfs root */
 	const char *dir;
 	const char *file;
 	char value[CG_LIST_MAX * 2];
-	int skip_if_same;	/* way_size: rewriting it resets root_colors */
+	int flags;
 };
 
-static void add(struct write *w, const char *dir, const char *file,
-		int skip_if_same)
+static void add(struct write *w, const char *root, const char *dir,
+		const char *file, int flags)
 {
+	w->root = root;
 	w->dir = dir;
 	w->file = file;
 	w->value[0] = '\0';
-	w->skip_if_same = skip_if_same;
+	w->flags = flags;
 }
 
 static int read_small(const char *path, char *buf, size_t len)
@@ -53,7 +67,7 @@ static int read_small(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int do_write(const char *sysroot, const struct write *w)
+static int do_write(const struct write *w)
 {
 	char path[PATH_MAX], cur[CG_LIST_MAX * 2], status[256];
 	char line[CG_LIST_MAX * 2 + 1];
@@ -61,12 +75,14 @@ static int do_write(const char *sysroot, const struct write *w)
 	ssize_t n;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", sysroot, w->dir, w->file);
-	if (w->skip_if_same && !read_small(path, cur, sizeof(cur)) &&
+	snprintf(path, sizeof(path), "%s/%s/%s", w->root, w->dir, w->file);
+	if ((w->flags & SKIP_IF_SAME) && !read_small(path, cur, sizeof(cur)) &&
 	    !strcmp(cur, w->value))
 		return 0;
 	/* O_TRUNC is a no-op on sysfs; a fake tree then holds just the write. */
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && (w->flags & IF_PRESENT))
+		return 0;
 	if (fd < 0) {
 		fprintf(stderr, "colorguard: apply: %s: %s\n", path,
 			strerror(errno));
@@ -78,10 +94,9 @@ static int do_write(const char *sysroot, const struct write *w)
 	close(fd);
 	if (n == (ssize_t)len)
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s/%s", sysroot, w->dir, w->file);
 	fprintf(stderr, "colorguard: apply: %s: %s", path,
 		n < 0 ? strerror(err) : "short write");
-	snprintf(path, sizeof(path), "%s/%s/last_cmd_status", sysroot, w->dir);
+	snprintf(path, sizeof(path), "%s/%s/last_cmd_status", w->root, w->dir);
 	if (!read_small(path, status, sizeof(status)))
 		fprintf(stderr, " (%s)", status);
 	fputc('\n', stderr);
@@ -106,10 +121,11 @@ static void budget_str(const struct cg_u64 *b, char *buf, size_t len)
 int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	     int root_only)
 {
-	static struct write w[8];
+	static struct write w[9];
 	struct cg_hv_mask *critical = cg_hv_mask_new();
 	char list[CG_LIST_MAX + 1], r[24], wr[24];
 	const struct cg_cell *root = NULL;
+	const struct cg_hv_mask *root_colors;
 	unsigned int i, n = 0;
 	int ret = 0;
 
@@ -126,25 +142,30 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 			cg_hv_mask_or(critical, sys->cells[i].cpus);
 	}
 
-	add(&w[n], MM_COLOR_DIR, "line_size", 0);
+	root_colors = sys->cells[root - sys->cfg.cells].colors;
+	add(&w[n], sysroot, MM_COLOR_DIR, "line_size", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->line_size);
-	add(&w[n], MM_COLOR_DIR, "way_size", !dry);
+	add(&w[n], sysroot, MM_COLOR_DIR, "way_size", dry ? 0 : SKIP_IF_SAME);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->geom.way_size);
-	add(&w[n], MM_COLOR_DIR, "root_colors", 0);
-	cg_hv_mask_format(sys->cells[root - sys->cfg.cells].colors,
-			  w[n++].value, sizeof(w[0].value));
+	if (cg_hv_mask_weight(root_colors) < sys->geom.nr_colors) {
+		add(&w[n], cg_procfs_root(), VM_SYSCTL_DIR,
+		    "compaction_proactiveness", IF_PRESENT);
+		snprintf(w[n++].value, sizeof(w[0].value), "0");
+	}
+	add(&w[n], sysroot, MM_COLOR_DIR, "root_colors", 0);
+	cg_hv_mask_format(root_colors, w[n++].value, sizeof(w[0].value));
 
-	add(&w[n], MEMGUARD_DIR, "period_us", 0);
+	add(&w[n], sysroot, MEMGUARD_DIR, "period_us", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->cfg.period_us.v);
-	add(&w[n], MEMGUARD_DIR, "line_size", 0);
+	add(&w[n], sysroot, MEMGUARD_DIR, "line_size", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->line_size);
-	add(&w[n], MEMGUARD_DIR, "critical", 0);
+	add(&w[n], sysroot, MEMGUARD_DIR, "critical", 0);
 	cg_hv_mask_format(critical, w[n++].value, sizeof(w[0].value));
-	add(&w[n], MEMGUARD_DIR, "budgets", 0);
+	add(&w[n], sysroot, MEMGUARD_DIR, "budgets", 0);
 	for (i = 0; i < sys->cfg.nr_cells; i++) {
 		const struct cg_cell *c = &sys->cfg.cells[i];
 
@@ -164,7 +185,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	}
 	if (w[n].value[0])
 		n++;
-	add(&w[n], MEMGUARD_DIR, "enable", 0);
+	add(&w[n], sysroot, MEMGUARD_DIR, "enable", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "1");
 
 	/*
@@ -178,7 +199,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (page > 0 && len + 1 < (size_t)page)
 			continue;
 		fprintf(stderr, "colorguard: apply: %s/%s/%s: value of %zu%s bytes is longer than one sysfs write takes (%ld)\n",
-			sysroot, w[i].dir, w[i].file, len,
+			w[i].root, w[i].dir, w[i].file, len,
 			len >= sizeof(w[i].value) ? " or more" : "", page - 2);
 		ret = -1;
 	}
@@ -188,10 +209,10 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 				strchr(w[i].value, ' ') ? "'" : "";
 
 			fprintf(dry, "echo %s%s%s > %s/%s/%s\n", q, w[i].value, q,
-				sysroot, w[i].dir, w[i].file);
+				w[i].root, w[i].dir, w[i].file);
 			continue;
 		}
-		ret = do_write(sysroot, &w[i]);
+		ret = do_write(&w[i]);
 		if (ret)
 			break;
 	}

@@ -56,7 +56,8 @@ static const char usage_text[] =
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
-"Environment: COLORGUARD_SYSFS=DIR reads and writes DIR instead of /sys.\n"
+"Environment: COLORGUARD_SYSFS=DIR reads and writes DIR instead of /sys,\n"
+"COLORGUARD_PROCFS=DIR writes sysctls below DIR instead of /proc.\n"
 "Exit status: 0 success, 1 problems found or failure, 2 usage error.\n";
 
 static void usage(FILE *f)

@@ -360,6 +360,13 @@ const char *cg_sysfs_root(void)
 	return r && *r ? r : "/sys";
 }
 
+const char *cg_procfs_root(void)
+{
+	const char *r = getenv("COLORGUARD_PROCFS");
+
+	return r && *r ? r : "/proc";
+}
+
 struct cg_system *cg_system_load(const char *path)
 {
 	struct cg_diag d = { .file = path, .out = stderr };

@@ -26,6 +26,8 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 void cg_system_free(struct cg_system *sys);
 /* /sys, or $COLORGUARD_SYSFS (tests use fake trees). */
 const char *cg_sysfs_root(void);
+/* /proc, or $COLORGUARD_PROCFS: apply's sysctl writes. */
+const char *cg_procfs_root(void);
 /* Read, parse and resolve CONFIG; prints every problem. NULL on any. */
 struct cg_system *cg_system_load(const char *path);
 

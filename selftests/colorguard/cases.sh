@@ -243,6 +243,7 @@ fi
 cat > "$tmp/want" <<WANT
 echo 64 > /fake/kernel/mm/color/line_size
 echo 131072 > /fake/kernel/mm/color/way_size
+echo 0 > /fakeproc/sys/vm/compaction_proactiveness
 echo 8-23 > /fake/kernel/mm/color/root_colors
 echo 1000 > /fake/kernel/memguard/period_us
 echo 64 > /fake/kernel/memguard/line_size
@@ -250,13 +251,14 @@ echo 2 > /fake/kernel/memguard/critical
 echo '0-1:1000,500 3:400,200' > /fake/kernel/memguard/budgets
 echo 1 > /fake/kernel/memguard/enable
 WANT
-COLORGUARD_SYSFS=/fake run apply --dry-run "$examples/board4.cfg"
+COLORGUARD_SYSFS=/fake COLORGUARD_PROCFS=/fakeproc run apply --dry-run "$examples/board4.cfg"
 expect_out "apply --dry-run board4.cfg" "$tmp/want"
 
 # vm2: 1M / 16 ways = 64K way; root colors 0-7; CPU 1 critical.
 cat > "$tmp/want" <<WANT
 echo 64 > /sys/kernel/mm/color/line_size
 echo 65536 > /sys/kernel/mm/color/way_size
+echo 0 > /proc/sys/vm/compaction_proactiveness
 echo 0-7 > /sys/kernel/mm/color/root_colors
 echo 1000 > /sys/kernel/memguard/period_us
 echo 64 > /sys/kernel/memguard/line_size
@@ -264,7 +266,7 @@ echo 1 > /sys/kernel/memguard/critical
 echo 0:100,50 > /sys/kernel/memguard/budgets
 echo 1 > /sys/kernel/memguard/enable
 WANT
-COLORGUARD_SYSFS= run apply --dry-run "$examples/vm2.cfg"
+COLORGUARD_SYSFS= COLORGUARD_PROCFS= run apply --dry-run "$examples/vm2.cfg"
 expect_out "apply --dry-run vm2.cfg" "$tmp/want"
 
 ## apply on a fake sysfs tree writes those values
@@ -276,11 +278,18 @@ done
 for f in period_us line_size critical budgets enable last_cmd_status; do
 	echo 0 > "$fake/kernel/memguard/$f"
 done
+# The sysctls go to a fake /proc too: never to the build machine's.
+fakeproc=$tmp/fake-proc
+mkdir -p "$fakeproc/sys/vm"
+echo 20 > "$fakeproc/sys/vm/compaction_proactiveness"
+export COLORGUARD_PROCFS=$fakeproc
 COLORGUARD_SYSFS=$fake run apply "$examples/board4.cfg"
 got=$(cd "$fake/kernel" && for f in mm/color/line_size mm/color/way_size \
 	mm/color/root_colors memguard/period_us memguard/line_size \
 	memguard/critical memguard/budgets memguard/enable; do
 	printf '%s=%s\n' "$f" "$(cat "$f")"; done)
+got="$got
+proactiveness=$(cat "$fakeproc/sys/vm/compaction_proactiveness")"
 want='mm/color/line_size=64
 mm/color/way_size=131072
 mm/color/root_colors=8-23
@@ -288,12 +297,20 @@ memguard/period_us=1000
 memguard/line_size=64
 memguard/critical=2
 memguard/budgets=0-1:1000,500 3:400,200
-memguard/enable=1'
+memguard/enable=1
+proactiveness=0'
 if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then
-	tap_ok "apply writes the values into sysfs"
+	tap_ok "apply writes the values into sysfs, proactive compaction off"
 else
-	show_failure; tap_diag "got: $got"; tap_not_ok "apply writes the values into sysfs"
+	show_failure; tap_diag "got: $got"
+	tap_not_ok "apply writes the values into sysfs, proactive compaction off"
 fi
+
+# A kernel without compaction has no such sysctl: apply goes on.
+rm "$fakeproc/sys/vm/compaction_proactiveness"
+COLORGUARD_SYSFS=$fake run apply "$examples/board4.cfg"
+tap_check "apply without vm.compaction_proactiveness (no CONFIG_COMPACTION)" \
+	test "$rc" -eq 0 -a ! -e "$fakeproc/sys/vm/compaction_proactiveness"
 
 # A missing knob (module not loaded) stops apply with the path named.
 rm "$fake/kernel/memguard/period_us"

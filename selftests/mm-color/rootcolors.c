@@ -71,10 +71,11 @@ static long anon_root_permille(const struct hvc_geometry *geo,
 
 /*
  * Fresh narrowings measured one after the other, widening between them:
- * one narrowing in four left 3% foreign pages once, so eight rounds catch
- * such a rate with a chance of 1 - (3/4)^8 = 90%.
+ * with proactive compaction on, one narrowing in eight fell short on
+ * x86_64 6.12 (one in four on arm64 before), and twelve rounds catch a
+ * one-in-eight rate with a chance of 1 - (7/8)^12 = 80%.
  */
-#define ROUNDS		(debug_kernel() ? 2 : 8)
+#define ROUNDS		(debug_kernel() ? 2 : 12)
 
 /* MemFree and CmaFree in kB, from one read of /proc/meminfo. */
 static void meminfo_free(unsigned long *free_kb, unsigned long *cma_kb)
@@ -242,24 +243,58 @@ static void set_drain_movable(int on)
 	mmc_write("drain_movable", on ? "1" : "0");
 }
 
+#define PROACTIVENESS	"/proc/sys/vm/compaction_proactiveness"
+
+/* vm.compaction_proactiveness, -1 where the kernel has no compaction. */
+static long proactiveness_get(void)
+{
+	FILE *f = fopen(PROACTIVENESS, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void proactiveness_set(long v)
+{
+	FILE *f = fopen(PROACTIVENESS, "w");
+
+	if (f) {
+		fprintf(f, "%ld\n", v);
+		fclose(f);
+	}
+}
+
 /*
- * The >= 99% claim holds where the drain reaches every free page: by
- * default without CMA, with drain_movable = 1 where a CMA area exists.
+ * The >= 99% claim holds where the drain reaches every free page (by
+ * default without CMA, with drain_movable = 1 where a CMA area exists)
+ * and proactive compaction is off, as `colorguard apply` sets it for a
+ * narrowed root cell. Returns whether there is a CMA area.
  */
 static int claim_mode(void)
 {
 	int cma = meminfo_kb("CmaTotal") > 0;
 
 	set_drain_movable(cma);
+	proactiveness_set(0);
 	return cma;
 }
 
 /*
  * Per round: narrow, measure 64 MB (16 MB under KASAN) of fresh anonymous
- * memory, widen: >= 990 per mille in all rounds but at most one, >= 900
- * in every one. With a CMA area (arm64's Debian kernel reserves 64 MB)
- * the >= 99% claim needs drain_movable = 1; the default leaves CMA alone,
- * which the last rounds check: CmaFree does not drop.
+ * memory, widen: >= 990 per mille in every round. With a CMA area
+ * (arm64's Debian kernel reserves 64 MB) the >= 99% claim needs
+ * drain_movable = 1; the default leaves CMA alone, which the last rounds
+ * check: CmaFree does not drop. Proactive compaction is off, as
+ * `colorguard apply` leaves it: with it on (the kernel's default 20),
+ * kcompactd's background runs isolate free pages, the drain's reserve
+ * among them, and give back the unused ones at the head of the free
+ * lists, and they free the frames of the pages they migrate: one round
+ * in eight came back at 730 per mille (x86_64, 6.12).
  */
 TEST(narrow_rounds)
 {
@@ -269,7 +304,8 @@ TEST(narrow_rounds)
 	unsigned long reserve_kb, min_kb, samples, kb, cma0, cma1, quarantined;
 	unsigned long high_mb, rc0[NR_RECLAIM_KEYS], rc1[NR_RECLAIM_KEYS];
 	unsigned long rc2[NR_RECLAIM_KEYS];
-	unsigned int nr, c, r, worst = 1000, short_rounds = 0;
+	unsigned int nr, c, r, worst = 1000;
+	long proactiveness = proactiveness_get();
 	int cma;
 
 	ASSERT_EQ(0, mmc_geometry(&geo));
@@ -310,23 +346,15 @@ TEST(narrow_rounds)
 		reclaim_diff(_metadata, "during the narrowing", rc0, rc1);
 		reclaim_diff(_metadata, "during the measurement", rc1, rc2);
 		EXPECT_LT(0, quarantined);
-		EXPECT_LE(900, pm);
+		EXPECT_LE(990, pm);
 		EXPECT_LE(reserve_kb, min_kb);
-		if (pm < 990)
-			short_rounds++;
 		if (pm < worst)
 			worst = pm;
 		ASSERT_EQ(0, mmc_write("root_colors", all_list));
 		EXPECT_EQ(0, mmc_read_ul("quarantined_pages"));
 	}
-	TH_LOG("worst of %u rounds: %u per mille; %u below 990", ROUNDS, worst,
-	       short_rounds);
-	/*
-	 * The >= 99% claim holds in most narrowings, not all: on arm64 one
-	 * narrowing in several came back at 920-986 per mille (foreign pages
-	 * that were not free when the drain ran; an open finding).
-	 */
-	EXPECT_GE(1, short_rounds);
+	TH_LOG("worst of %u rounds: %u per mille (proactive compaction off, was %ld)",
+	       ROUNDS, worst, proactiveness);
 
 	/*
 	 * A reserve above the point where the drain runs out of pages by
@@ -352,6 +380,8 @@ TEST(narrow_rounds)
 		ASSERT_EQ(0, mmc_write("reserve_mb", val));
 	}
 	set_drain_movable(0);
+	if (proactiveness >= 0)
+		proactiveness_set(proactiveness);
 	if (!cma)
 		return;
 	/*
