@@ -310,6 +310,14 @@ int cg_hv_blob_show(FILE *out, const void *buf, size_t len, char *why,
 	memset(&err, 0, sizeof(err));
 	if (hvc_blob_parse(s, buf, len, &err)) {
 		hvc_error_format(&err, why, why_len);
+		if (err.code == -HVC_EPROTO) {
+			const unsigned char *v = (const unsigned char *)buf +
+						 HVC_BLOB_OFF_VERSION;
+			size_t used = strlen(why);
+
+			snprintf(why + used, why_len - used,
+				 " (this blob: revision %u)", v[0] | v[1] << 8);
+		}
 		free(s);
 		return -1;
 	}
@@ -320,8 +328,8 @@ int cg_hv_blob_show(FILE *out, const void *buf, size_t len, char *why,
 		return -1;
 	}
 	cg_size_str(s->geo.way_size, a, sizeof(a));
-	fprintf(out, "blob: %zu bytes, way %s, %u colors, line %u\n", len, a,
-		s->geo.nr_colors, s->geo.line_size);
+	fprintf(out, "blob: revision %u, %zu bytes, way %s, %u colors, line %u\n",
+		HVC_BLOB_VERSION, len, a, s->geo.nr_colors, s->geo.line_size);
 	fprintf(out, "hypervisor");
 	show_mask(out, "colors", &s->hv_colors);
 	fputc('\n', out);

@@ -332,6 +332,42 @@ TEST(malformed_blobs_rejected)
 	TH_LOG("%u malformed blobs rejected with the expected error", ok);
 }
 
+/*
+ * A blob of any other revision than HVC_BLOB_VERSION, valid otherwise, is
+ * refused as such: -HVC_EPROTO naming header.version, the revision this
+ * parser reads and the byte, before any other check.
+ */
+TEST(other_revision_refused)
+{
+	static const unsigned int revs[] = {
+		0, HVC_BLOB_VERSION + 1, 2, 0x100 | HVC_BLOB_VERSION, 0xffff,
+	};
+	char text[160];
+	struct hvc_error e;
+	unsigned int i;
+	size_t len;
+
+	len = make_blob(_metadata, blob);
+	EXPECT_EQ(HVC_BLOB_VERSION, blob[HVC_BLOB_OFF_VERSION] |
+		  blob[HVC_BLOB_OFF_VERSION + 1] << 8);
+	ASSERT_EQ(0, hvc_blob_parse(&back, blob, len, NULL));
+	for (i = 0; i < ARRAY_SIZE(revs); i++) {
+		blob[HVC_BLOB_OFF_VERSION] = revs[i] & 0xff;
+		blob[HVC_BLOB_OFF_VERSION + 1] = revs[i] >> 8;
+		/* and a header of another size, as a new revision may have */
+		put32(blob, HVC_BLOB_OFF_TOTAL_SIZE, 7);
+		memset(&e, 0, sizeof(e));
+		EXPECT_EQ(-HVC_EPROTO, hvc_blob_parse(&back, blob, len, &e));
+		EXPECT_EQ(-HVC_EPROTO, e.code);
+		EXPECT_STREQ("header.version", e.field);
+		EXPECT_EQ(HVC_BLOB_OFF_VERSION, e.offset);
+		ASSERT_LT(0, hvc_error_format(&e, text, sizeof(text)));
+		EXPECT_STREQ("header.version: unsupported revision: this parser reads revision 1 at byte 4",
+			     text);
+		put32(blob, HVC_BLOB_OFF_TOTAL_SIZE, len);
+	}
+}
+
 TEST(every_truncation_and_bit_flip)
 {
 	unsigned int i, bit, accepted = 0;
