@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -107,7 +108,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	     int root_only)
 {
 	static struct write w[8];
-	struct cg_hv_mask *critical = cg_hv_mask_new();
+	struct hvc_mask *critical = calloc(1, sizeof(struct hvc_mask));
 	char list[CG_LIST_MAX + 1], r[24], wr[24];
 	const struct cg_cell *root = NULL;
 	unsigned int i, n = 0;
@@ -123,7 +124,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (c->type == CG_CELL_ROOT)
 			root = c;
 		if (c->type == CG_CELL_CRITICAL && !root_only)
-			cg_hv_mask_or(critical, sys->cells[i].cpus);
+			hvc_mask_or(critical, critical, sys->cells[i].cpus);
 	}
 
 	add(&w[n], MM_COLOR_DIR, "line_size", 0);
@@ -133,7 +134,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->geom.way_size);
 	add(&w[n], MM_COLOR_DIR, "root_colors", 0);
-	cg_hv_mask_format(sys->cells[root - sys->cfg.cells].colors,
+	hvc_mask_format(sys->cells[root - sys->cfg.cells].colors,
 			  w[n++].value, sizeof(w[0].value));
 
 	add(&w[n], MEMGUARD_DIR, "period_us", 0);
@@ -143,7 +144,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->line_size);
 	add(&w[n], MEMGUARD_DIR, "critical", 0);
-	cg_hv_mask_format(critical, w[n++].value, sizeof(w[0].value));
+	hvc_mask_format(critical, w[n++].value, sizeof(w[0].value));
 	add(&w[n], MEMGUARD_DIR, "budgets", 0);
 	for (i = 0; i < sys->cfg.nr_cells; i++) {
 		const struct cg_cell *c = &sys->cfg.cells[i];
@@ -151,7 +152,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (c->type == CG_CELL_CRITICAL ||
 		    (root_only && c->type != CG_CELL_ROOT))
 			continue;
-		cg_hv_mask_format(sys->cells[i].cpus, list, sizeof(list));
+		hvc_mask_format(sys->cells[i].cpus, list, sizeof(list));
 		budget_str(&c->read_mbps, r, sizeof(r));
 		budget_str(&c->write_mbps, wr, sizeof(wr));
 		if (w[n].value[0])
@@ -195,6 +196,6 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (ret)
 			break;
 	}
-	cg_hv_mask_free(critical);
+	free(critical);
 	return ret;
 }
