@@ -135,7 +135,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		 (unsigned long long)sys->geom.way_size);
 	add(&w[n], MM_COLOR_DIR, "root_colors", 0);
 	hvc_mask_format(sys->cells[root - sys->cfg.cells].colors,
-			  w[n++].value, sizeof(w[0].value));
+			w[n++].value, sizeof(w[0].value));
 
 	add(&w[n], MEMGUARD_DIR, "period_us", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",

@@ -92,8 +92,8 @@ static int resolve_geometry(struct cg_diag *d, struct cg_system *sys,
 }
 
 static struct hvc_mask *parse_mask(struct cg_diag *d, const struct cg_str *s,
-				     unsigned int nbits, const char *label,
-				     const char *field)
+				   unsigned int nbits, const char *label,
+				   const char *field)
 {
 	struct hvc_mask *m = calloc(1, sizeof(struct hvc_mask));
 	char why[256];
@@ -159,7 +159,7 @@ static const char *config_field(const char *field, int region)
 
 	if (!field)
 		return NULL;
-	for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(field_names); i++) {
 		if (strcmp(field, field_names[i][0]))
 			continue;
 		if (field_names[i][1])
