@@ -17,7 +17,8 @@
 #   make deb                   Debian packages colorguard, colorguard-dkms
 #   make check-pkg             packages, lintian, DKMS builds, DKMS modules in the VM
 #   make vm-shell ARCH=arm64   interactive guest
-#   make lint                  checkpatch --strict, W=1 C=1 module builds
+#   make lint                  selftests/lint/run: checkpatch (kernel and userspace C),
+#                              kernel-doc, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
 #   make llc-report ARCH=arm64 the interference scenario under the LLC model
 
@@ -262,11 +263,11 @@ bench: bench-hv-color modules guest
 vm-shell: modules guest
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --shell
 
+# The lint checks are listed once, in selftests/lint/run (which check-host
+# runs too).
 lint:
 	@[ -x $(CHECKPATCH) ] || scripts/install-deps host
-	$(CHECKPATCH) --strict --no-tree --terse -f \
-		$$(git ls-files '*.c' '*.h' | grep -v '^selftests/hv-color/\|^scripts/')
-	$(MAKE) modules W=1 C=1
+	@selftests/lint/run
 
 # The install test (packaging/test/run) and CI mount /dev, /proc and the
 # .deb cache inside roots under build/; an interrupted run can leave them.

@@ -6,6 +6,10 @@
  */
 #include "hvc_internal.h"
 
+#define HVC_STR_(x)	#x
+#define HVC_STR(x)	HVC_STR_(x)
+#define HVC_BLOB_REV	"revision " HVC_STR(HVC_BLOB_VERSION)
+
 hvc_s64 hvc_blob_size(const struct hvc_system *s)
 {
 	if (s->nr_cells > HVC_MAX_CELLS || s->nr_regions > HVC_MAX_REGIONS)
@@ -103,12 +107,14 @@ static int parse_header(struct hvc_system *s, const hvc_u8 *p, hvc_size len,
 	if (hvc_get_le(p + HVC_BLOB_OFF_MAGIC, 4) != HVC_BLOB_MAGIC)
 		return hvc_error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_MAGIC,
 				  "header.magic", "not a cell-colors blob");
+	/* the format's revision: see include/colorguard/cell_blob.h */
 	if (hvc_get_le(p + HVC_BLOB_OFF_VERSION, 2) != HVC_BLOB_VERSION)
 		return hvc_error_fill(err, -HVC_EPROTO, -1, -1, HVC_BLOB_OFF_VERSION,
-				  "header.version", "unknown version");
+				  "header.version",
+				  "unsupported revision: this parser reads " HVC_BLOB_REV);
 	if (hvc_get_le(p + HVC_BLOB_OFF_HDR_SIZE, 2) != HVC_BLOB_HDR_SIZE)
 		return hvc_error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_HDR_SIZE,
-				  "header.header_size", "wrong header size for version 1");
+				  "header.header_size", "wrong header size for " HVC_BLOB_REV);
 	want = hvc_get_le(p + HVC_BLOB_OFF_TOTAL_SIZE, 4);
 	if (want != len)
 		return hvc_error_fill(err, -HVC_EBADMSG, -1, -1, HVC_BLOB_OFF_TOTAL_SIZE,

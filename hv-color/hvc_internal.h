@@ -16,15 +16,32 @@ static inline hvc_u32 hvc_popcount64(hvc_u64 x)
 	return (hvc_u32)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* x != 0; both targets have an instruction for these */
+/*
+ * x != 0. The bit scans and 64-bit divisions are math64.h's: inline on
+ * 32-bit targets too, where the compiler's would call libgcc.
+ */
 static inline hvc_u32 hvc_ctz64(hvc_u64 x)
 {
-	return (hvc_u32)__builtin_ctzll(x);
+	return cg_ctz64(x);
 }
 
 static inline hvc_u32 hvc_ilog2(hvc_u64 x)
 {
-	return 63 - (hvc_u32)__builtin_clzll(x);
+	return 63 - cg_clz64(x);
+}
+
+/* d != 0 */
+static inline hvc_u64 hvc_div64(hvc_u64 n, hvc_u64 d)
+{
+	return cg_div64_u64(n, d);
+}
+
+static inline hvc_u64 hvc_mod64(hvc_u64 n, hvc_u64 d)
+{
+	unsigned long long rem;
+
+	cg_div64_u64_rem(n, d, &rem);
+	return rem;
 }
 
 static inline int hvc_is_pow2(hvc_u64 x)

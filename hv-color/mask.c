@@ -30,7 +30,7 @@ int hvc_geometry_from_way_size(struct hvc_geometry *g, hvc_u64 way_size,
 
 	g->way_size = way_size;
 	g->line_size = line_size;
-	g->nr_sets = line_size ? (hvc_u32)(way_size / line_size) : 0;
+	g->nr_sets = line_size ? (hvc_u32)hvc_div64(way_size, line_size) : 0;
 	g->nr_ways = nr_ways;
 	g->page_shift = page_shift;
 	g->gran_shift = gran_shift;

@@ -33,8 +33,8 @@ int hvc_span_for_size(const struct hvc_geometry *g, const struct hvc_mask *m,
 		return 0;
 	}
 	chunks = ((cell_size - 1) >> g->chunk_shift) + 1;
-	blocks = (chunks - 1) / k + 1;
-	if (blocks > HVC_PA_LIMIT / g->way_size)
+	blocks = hvc_div64(chunks - 1, k) + 1;
+	if (blocks > hvc_div64(HVC_PA_LIMIT, g->way_size))
 		return -HVC_ERANGE;
 	*span = blocks * g->way_size;
 	return 0;
@@ -95,7 +95,8 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	 * n / k is the high half of n * magic (Granlund-Montgomery, with
 	 * l = ceil(log2 k)): exact for n < 2^(64 - l); chunks stay below 2^40.
 	 */
-	r->div_magic = k == 1 ? 0 : ~0ull / k + (~0ull % k + 1 == k) + 1;
+	r->div_magic = k == 1 ? 0 :
+		       hvc_div64(~0ull, k) + (hvc_mod64(~0ull, k) + 1 == k) + 1;
 
 	for (c = 0, k = 0; c < g->nr_colors; c++) {
 		r->index_of[c] = HVC_NO_INDEX;
@@ -122,15 +123,12 @@ int hvc_region_init(struct hvc_region *r, const struct hvc_geometry *g,
 	return 0;
 }
 
+/* O(1) on 32-bit targets too: math64.h multiplies in 32-bit halves there */
 static inline hvc_u64 div_k(const struct hvc_region *r, hvc_u64 n)
 {
-#ifdef __SIZEOF_INT128__
 	if (!r->div_magic)
 		return n;
-	return (hvc_u64)(((__uint128_t)n * r->div_magic) >> 64);
-#else
-	return n / r->k;
-#endif
+	return cg_mul_u64_u64_hi(n, r->div_magic);
 }
 
 int hvc_region_cell_to_host(const struct hvc_region *r, hvc_u64 cell_addr,

@@ -5,18 +5,14 @@
  * written here once, so that `colorguard check` refuses exactly what the
  * modules refuse and `colorguard plan` prints the budgets memguard uses.
  * Plain C types, no libc: usable in the kernel, in a hypervisor and on the
- * host. In the kernel the 64-bit division goes through div64_u64(), which
- * 32-bit kernels need; elsewhere it is the compiler's.
+ * host. The 64-bit division is math64.h's: div64_u64_rem() in the kernel
+ * (32-bit kernels need it), the compiler's on other 64-bit targets and
+ * hv-color's own on 32-bit ones, which have no libgcc to call.
  */
 #ifndef _COLORGUARD_LIMITS_H
 #define _COLORGUARD_LIMITS_H
 
-#ifdef __KERNEL__
-#include <linux/math64.h>
-#define cg_div_u64(a, b)	div64_u64(a, b)
-#else
-#define cg_div_u64(a, b)	((a) / (b))
-#endif
+#include "math64.h"
 
 /* memguard's regulation period, microseconds. */
 #define CG_PERIOD_US_MIN	100
@@ -56,7 +52,8 @@ static inline unsigned long long cg_mbps_to_events(unsigned int mbps,
 
 	if (!mbps || !div)
 		return 0;
-	events = cg_div_u64(((unsigned long long)mbps << 20) * period_us, div);
+	events = cg_div64_u64(((unsigned long long)mbps << 20) * period_us,
+			      div);
 	return events ? events : 1;
 }
 

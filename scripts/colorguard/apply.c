@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -122,10 +123,10 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	     int root_only)
 {
 	static struct write w[9];
-	struct cg_hv_mask *critical = cg_hv_mask_new();
+	struct hvc_mask *critical = calloc(1, sizeof(struct hvc_mask));
 	char list[CG_LIST_MAX + 1], r[24], wr[24];
 	const struct cg_cell *root = NULL;
-	const struct cg_hv_mask *root_colors;
+	const struct hvc_mask *root_colors;
 	unsigned int i, n = 0;
 	int ret = 0;
 
@@ -139,7 +140,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (c->type == CG_CELL_ROOT)
 			root = c;
 		if (c->type == CG_CELL_CRITICAL && !root_only)
-			cg_hv_mask_or(critical, sys->cells[i].cpus);
+			hvc_mask_or(critical, critical, sys->cells[i].cpus);
 	}
 
 	root_colors = sys->cells[root - sys->cfg.cells].colors;
@@ -149,13 +150,13 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	add(&w[n], sysroot, MM_COLOR_DIR, "way_size", dry ? 0 : SKIP_IF_SAME);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->geom.way_size);
-	if (cg_hv_mask_weight(root_colors) < sys->geom.nr_colors) {
+	if (hvc_mask_weight(root_colors) < sys->geom.nr_colors) {
 		add(&w[n], cg_procfs_root(), VM_SYSCTL_DIR,
 		    "compaction_proactiveness", IF_PRESENT);
 		snprintf(w[n++].value, sizeof(w[0].value), "0");
 	}
 	add(&w[n], sysroot, MM_COLOR_DIR, "root_colors", 0);
-	cg_hv_mask_format(root_colors, w[n++].value, sizeof(w[0].value));
+	hvc_mask_format(root_colors, w[n++].value, sizeof(w[0].value));
 
 	add(&w[n], sysroot, MEMGUARD_DIR, "period_us", 0);
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
@@ -164,7 +165,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 	snprintf(w[n++].value, sizeof(w[0].value), "%llu",
 		 (unsigned long long)sys->line_size);
 	add(&w[n], sysroot, MEMGUARD_DIR, "critical", 0);
-	cg_hv_mask_format(critical, w[n++].value, sizeof(w[0].value));
+	hvc_mask_format(critical, w[n++].value, sizeof(w[0].value));
 	add(&w[n], sysroot, MEMGUARD_DIR, "budgets", 0);
 	for (i = 0; i < sys->cfg.nr_cells; i++) {
 		const struct cg_cell *c = &sys->cfg.cells[i];
@@ -172,7 +173,7 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (c->type == CG_CELL_CRITICAL ||
 		    (root_only && c->type != CG_CELL_ROOT))
 			continue;
-		cg_hv_mask_format(sys->cells[i].cpus, list, sizeof(list));
+		hvc_mask_format(sys->cells[i].cpus, list, sizeof(list));
 		budget_str(&c->read_mbps, r, sizeof(r));
 		budget_str(&c->write_mbps, wr, sizeof(wr));
 		if (w[n].value[0])
@@ -216,6 +217,6 @@ int cg_apply(const struct cg_system *sys, const char *sysroot, FILE *dry,
 		if (ret)
 			break;
 	}
-	cg_hv_mask_free(critical);
+	free(critical);
 	return ret;
 }

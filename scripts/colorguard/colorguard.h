@@ -20,6 +20,10 @@
 #define CG_MAX_REGIONS		16
 #define CG_NAME_MAX		31
 #define CG_LIST_MAX		4096
+
+#ifndef ARRAY_SIZE	/* kselftest.h has one too */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 #define CG_LABEL_MAX		(CG_NAME_MAX * 4 + 16)
 
 /* Where messages go and how many there were. */
@@ -107,7 +111,6 @@ struct cg_config {
 	unsigned int cells_line;
 	struct cg_cell cells[CG_MAX_CELLS];
 };
-
 
 /*
  * Parse config text (len bytes, text[len] must be NUL) into *cfg. Every

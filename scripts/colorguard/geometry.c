@@ -74,7 +74,7 @@ int cg_geometry_show(FILE *out, const char *sysroot,
 	struct cg_cacheinfo *ci = NULL;
 	uint64_t size = 0, ways = 0, line = 0, sets = 0, way_size;
 	char why[256], a[32], b[32];
-	struct cg_hv_geometry g;
+	struct hvc_geometry g;
 	int from_sysfs = !(over->size && over->ways && over->line_size);
 	int ret = -1;
 
@@ -137,7 +137,7 @@ int cg_geometry_show(FILE *out, const char *sysroot,
 	fprintf(out, "ways:       %llu\n", (unsigned long long)ways);
 	cg_size_str(g.way_size, b, sizeof(b));
 	fprintf(out, "way size:   %s\n", b);
-	cg_size_str(g.page_size, b, sizeof(b));
+	cg_size_str(1ull << g.page_shift, b, sizeof(b));
 	fprintf(out, "page size:  %s\n", b);
 	fprintf(out, "colors:     %u\n", g.nr_colors);
 	fprintf(out, "config:     llc = { size = \"%s\"; ways = %llu; line_size = %llu; };\n",

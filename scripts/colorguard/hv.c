@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tool's side of hv-color: thin wrappers that give the rest of the
- * tool hv-color's geometry, masks, regions, system checks and blob in
- * plain C types, with hv-color's own messages. No color math here.
+ * hv-color's errors in the tool's words: a one-line reason for a bad way
+ * size, list, region or system, and decode's listing of a blob. No color
+ * math here, and no types of its own: the tool holds hv-color's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,25 +11,14 @@
 
 #include "hv.h"
 
-#define PAGE_SHIFT_4K	12
-
-struct cg_hv_mask {
-	struct hvc_mask m;
-};
-
-struct cg_hv_sys {
-	struct hvc_system s;
-};
-
 int cg_hv_geometry(uint64_t way_size, uint64_t line_size,
-		   unsigned int pages_per_color, struct cg_hv_geometry *g,
+		   unsigned int pages_per_color, struct hvc_geometry *g,
 		   char *why, size_t len)
 {
-	struct hvc_geometry geo;
 	int ret;
 
-	ret = hvc_geometry_from_way_size(&geo, way_size, line_size, 0,
-					 PAGE_SHIFT_4K, pages_per_color);
+	ret = hvc_geometry_from_way_size(g, way_size, line_size, 0,
+					 CG_PAGE_SHIFT, pages_per_color);
 	if (ret) {
 		snprintf(why, len,
 			 "way size %llu: hv-color needs a power of two that gives 2 to %u colors of %u x 4K (%s)",
@@ -37,51 +26,15 @@ int cg_hv_geometry(uint64_t way_size, uint64_t line_size,
 			 pages_per_color, strerror(-ret));
 		return -1;
 	}
-	g->way_size = geo.way_size;
-	g->page_size = 1ull << geo.page_shift;
-	g->nr_colors = geo.nr_colors;
-	g->line_size = line_size;
-	g->pages_per_color = pages_per_color;
 	return 0;
 }
 
-static int to_hvc(const struct cg_hv_geometry *g, struct hvc_geometry *geo)
-{
-	return hvc_geometry_from_way_size(geo, g->way_size, g->line_size, 0,
-					  PAGE_SHIFT_4K, g->pages_per_color);
-}
-
-int cg_hv_budget_events(uint64_t mbps, uint64_t period_us, uint64_t line,
-			uint64_t *events)
-{
-	hvc_u64 ev;
-
-	if (hvc_budget_events(mbps, period_us, line, &ev))
-		return -1;
-	*events = ev;
-	return 0;
-}
-
-struct cg_hv_mask *cg_hv_mask_new(void)
-{
-	struct cg_hv_mask *m = malloc(sizeof(*m));
-
-	if (m)
-		hvc_mask_zero(&m->m);
-	return m;
-}
-
-void cg_hv_mask_free(struct cg_hv_mask *m)
-{
-	free(m);
-}
-
-int cg_hv_mask_parse(struct cg_hv_mask *m, const char *s, unsigned int nbits,
+int cg_hv_mask_parse(struct hvc_mask *m, const char *s, unsigned int nbits,
 		     char *why, size_t len)
 {
 	struct hvc_parse_error err = { 0 };
 
-	if (!hvc_mask_parse(&m->m, s, strlen(s), nbits, &err))
+	if (!hvc_mask_parse(m, s, strlen(s), nbits, &err))
 		return 0;
 	snprintf(why, len, "\"%.40s\" at position %u: %s", s, err.pos,
 		 err.reason ? err.reason : strerror(-err.code));
@@ -93,45 +46,19 @@ int cg_hv_mask_parse(struct cg_hv_mask *m, const char *s, unsigned int nbits,
 	return -1;
 }
 
-void cg_hv_mask_format(const struct cg_hv_mask *m, char *buf, size_t len)
-{
-	if (hvc_mask_format(&m->m, buf, len) < 0 && len)
-		buf[0] = '\0';
-}
-
-unsigned int cg_hv_mask_weight(const struct cg_hv_mask *m)
-{
-	return hvc_mask_weight(&m->m);
-}
-
-void cg_hv_mask_fill(struct cg_hv_mask *m, unsigned int nbits)
-{
-	hvc_mask_fill(&m->m, nbits);
-}
-
-void cg_hv_mask_or(struct cg_hv_mask *m, const struct cg_hv_mask *a)
-{
-	hvc_mask_or(&m->m, &m->m, &a->m);
-}
-
-int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
+int cg_hv_region(const struct hvc_geometry *g, const struct hvc_mask *m,
 		 uint64_t base, uint64_t want, uint64_t *span,
 		 uint64_t *cell_size, uint64_t *extents, char *why, size_t len)
 {
 	char a[32], page[32], way[32];
-	struct hvc_geometry geo;
 	struct hvc_region *r;
 	hvc_u64 v;
 	int ret;
 
-	if (to_hvc(g, &geo)) {
-		snprintf(why, len, "no geometry");
-		return -1;
-	}
-	cg_size_str(g->page_size, page, sizeof(page));
+	cg_size_str(1ull << g->page_shift, page, sizeof(page));
 	cg_size_str(g->way_size, way, sizeof(way));
 	if (!*span) {
-		ret = hvc_span_for_size(&geo, &m->m, want, &v);
+		ret = hvc_span_for_size(g, m, want, &v);
 		if (ret) {
 			cg_size_str(want, a, sizeof(a));
 			if (ret == -HVC_EINVAL)
@@ -144,14 +71,14 @@ int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
 		}
 		*span = v;
 	}
-	ret = hvc_size_for_span(&geo, &m->m, *span, &v);
+	ret = hvc_size_for_span(g, m, *span, &v);
 	if (ret) {
 		/* every color: whole pages; fewer: whole way blocks */
 		cg_size_str(*span, a, sizeof(a));
 		if (ret != -HVC_EINVAL)
 			snprintf(why, len, "span %s ends beyond the 52-bit physical limit",
 				 a);
-		else if (cg_hv_mask_weight(m) == g->nr_colors)
+		else if (hvc_mask_weight(m) == g->nr_colors)
 			snprintf(why, len, "span %s is not a multiple of the page size (%s)",
 				 a, page);
 		else
@@ -169,7 +96,7 @@ int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
 		snprintf(why, len, "out of memory");
 		return -1;
 	}
-	ret = hvc_region_init(r, &geo, &m->m, base, base, want);
+	ret = hvc_region_init(r, g, m, base, base, want);
 	if (!ret)
 		*extents = hvc_region_nr_extents(r);
 	free(r);
@@ -177,71 +104,8 @@ int cg_hv_region(const struct cg_hv_geometry *g, const struct cg_hv_mask *m,
 	return 0;
 }
 
-struct cg_hv_sys *cg_hv_sys_new(const struct cg_hv_geometry *g,
-				const struct cg_hv_mask *hv_colors)
-{
-	struct cg_hv_sys *s = calloc(1, sizeof(*s));
-
-	if (!s)
-		return NULL;
-	if (to_hvc(g, &s->s.geo)) {
-		free(s);
-		return NULL;
-	}
-	if (hv_colors)
-		hvc_mask_copy(&s->s.hv_colors, &hv_colors->m);
-	return s;
-}
-
-void cg_hv_sys_free(struct cg_hv_sys *s)
-{
-	free(s);
-}
-
-int cg_hv_sys_cell(struct cg_hv_sys *s, const char *name,
-		   enum cg_hv_cell_kind kind, const struct cg_hv_mask *cpus,
-		   const struct cg_hv_mask *colors, uint64_t read_mbps,
-		   uint64_t write_mbps)
-{
-	struct hvc_cell_desc *c;
-
-	if (s->s.nr_cells >= HVC_MAX_CELLS || strlen(name) >= HVC_NAME_LEN ||
-	    read_mbps > CG_MBPS_MAX || write_mbps > CG_MBPS_MAX)
-		return -1;
-	c = &s->s.cells[s->s.nr_cells];
-	memset(c, 0, sizeof(*c));
-	strcpy(c->name, name);
-	hvc_mask_copy(&c->cpus, &cpus->m);
-	hvc_mask_copy(&c->colors, &colors->m);
-	c->flags = kind == CG_HV_ROOT ? HVC_CELL_ROOT :
-		   kind == CG_HV_CRITICAL ? HVC_CELL_CRITICAL : 0;
-	c->read_mbps = read_mbps;
-	c->write_mbps = write_mbps;
-	c->first_region = s->s.nr_regions;
-	return s->s.nr_cells++;
-}
-
-int cg_hv_sys_region(struct cg_hv_sys *s, unsigned int cell, uint64_t phys,
-		     uint64_t virt, uint64_t size, uint64_t span, int colored)
-{
-	struct hvc_region_desc *r;
-	struct hvc_cell_desc *c;
-
-	if (cell >= s->s.nr_cells || cell + 1 != s->s.nr_cells ||
-	    s->s.nr_regions >= HVC_MAX_REGIONS)
-		return -1;
-	c = &s->s.cells[cell];
-	r = &s->s.regions[s->s.nr_regions++];
-	r->cell_base = virt;
-	r->host_base = phys;
-	r->host_size = span;
-	r->cell_size = size;
-	r->flags = colored ? HVC_REGION_COLORED : 0;
-	c->nr_regions++;
-	return 0;
-}
-
-int cg_hv_sys_validate(struct cg_hv_sys *s, cg_hv_report_fn report, void *ctx)
+int cg_hv_sys_validate(const struct hvc_system *s, cg_hv_report_fn report,
+		       void *ctx)
 {
 	enum { MAX_ERRS = 256 };
 	struct hvc_error *errs = calloc(MAX_ERRS, sizeof(*errs));
@@ -253,7 +117,7 @@ int cg_hv_sys_validate(struct cg_hv_sys *s, cg_hv_report_fn report, void *ctx)
 		report(ctx, -1, -1, NULL, "out of memory");
 		return -1;
 	}
-	ret = hvc_system_validate(&s->s, errs, MAX_ERRS, &nr);
+	ret = hvc_system_validate(s, errs, MAX_ERRS, &nr);
 	for (i = 0; i < nr && i < MAX_ERRS; i++) {
 		const struct hvc_error *e = &errs[i];
 
@@ -268,9 +132,9 @@ int cg_hv_sys_validate(struct cg_hv_sys *s, cg_hv_report_fn report, void *ctx)
 	return ret ? -1 : 0;
 }
 
-int cg_hv_sys_blob(struct cg_hv_sys *s, void **buf, size_t *len)
+int cg_hv_sys_blob(const struct hvc_system *s, void **buf, size_t *len)
 {
-	hvc_s64 size = hvc_blob_size(&s->s);
+	hvc_s64 size = hvc_blob_size(s);
 	hvc_size got;
 
 	if (size <= 0)
@@ -278,7 +142,7 @@ int cg_hv_sys_blob(struct cg_hv_sys *s, void **buf, size_t *len)
 	*buf = malloc(size);
 	if (!*buf)
 		return -1;
-	if (hvc_blob_write(&s->s, *buf, size, &got)) {
+	if (hvc_blob_write(s, *buf, size, &got)) {
 		free(*buf);
 		return -1;
 	}
@@ -310,6 +174,14 @@ int cg_hv_blob_show(FILE *out, const void *buf, size_t len, char *why,
 	memset(&err, 0, sizeof(err));
 	if (hvc_blob_parse(s, buf, len, &err)) {
 		hvc_error_format(&err, why, why_len);
+		if (err.code == -HVC_EPROTO) {
+			const unsigned char *v = (const unsigned char *)buf +
+						 HVC_BLOB_OFF_VERSION;
+			size_t used = strlen(why);
+
+			snprintf(why + used, why_len - used,
+				 " (this blob: revision %u)", v[0] | v[1] << 8);
+		}
 		free(s);
 		return -1;
 	}
@@ -320,8 +192,8 @@ int cg_hv_blob_show(FILE *out, const void *buf, size_t len, char *why,
 		return -1;
 	}
 	cg_size_str(s->geo.way_size, a, sizeof(a));
-	fprintf(out, "blob: %zu bytes, way %s, %u colors, line %u\n", len, a,
-		s->geo.nr_colors, s->geo.line_size);
+	fprintf(out, "blob: revision %u, %zu bytes, way %s, %u colors, line %u\n",
+		HVC_BLOB_VERSION, len, a, s->geo.nr_colors, s->geo.line_size);
 	fprintf(out, "hypervisor");
 	show_mask(out, "colors", &s->hv_colors);
 	fputc('\n', out);

@@ -22,14 +22,15 @@ static void percent(uint64_t a, uint64_t b, char *buf, size_t len)
 static void print_budget(FILE *out, const char *what, const struct cg_u64 *b,
 			 const struct cg_system *sys)
 {
-	uint64_t events;
+	hvc_u64 events;
 
 	if (!b->line) {
 		fprintf(out, "  %-11s unlimited\n", what);
 		return;
 	}
-	if (cg_hv_budget_events(b->v, sys->cfg.period_us.v, sys->line_size,
-				&events)) {
+	if (b->v > CG_MBPS_MAX ||
+	    hvc_budget_events(b->v, sys->cfg.period_us.v, sys->line_size,
+			      &events)) {
 		fprintf(out, "  %-11s %llu MB/s per CPU\n", what,
 			(unsigned long long)b->v);
 		return;
@@ -42,13 +43,13 @@ static void print_budget(FILE *out, const char *what, const struct cg_u64 *b,
 
 void cg_plan_print(FILE *out, const struct cg_system *sys)
 {
-	const struct cg_hv_geometry *g = &sys->geom;
+	const struct hvc_geometry *g = &sys->geom;
 	char a[32], b[32], c[32], list[CG_LIST_MAX + 1];
 	unsigned int i, j, k;
 
 	cg_size_str(sys->llc_size, a, sizeof(a));
 	cg_size_str(g->way_size, b, sizeof(b));
-	cg_size_str(g->page_size, c, sizeof(c));
+	cg_size_str(1ull << g->page_shift, c, sizeof(c));
 	fprintf(out, "llc         %s, %llu ways, %llu B lines, way %s, %u colors of %s (from %s)\n",
 		a, (unsigned long long)sys->ways,
 		(unsigned long long)sys->line_size, b, g->nr_colors, c,
@@ -56,8 +57,8 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 	fprintf(out, "period      %llu us\n",
 		(unsigned long long)sys->cfg.period_us.v);
 	if (sys->hv_colors) {
-		k = cg_hv_mask_weight(sys->hv_colors);
-		cg_hv_mask_format(sys->hv_colors, list, sizeof(list));
+		k = hvc_mask_weight(sys->hv_colors);
+		hvc_mask_format(sys->hv_colors, list, sizeof(list));
 		percent(k, g->nr_colors, a, sizeof(a));
 		cg_size_str(sys->llc_size / g->nr_colors * k, b, sizeof(b));
 		fprintf(out, "hypervisor  colors %s (%u of %u, %s of the LLC, %s)\n",
@@ -68,11 +69,11 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 		const struct cg_cell *cell = &sys->cfg.cells[i];
 		const struct cg_sys_cell *sc = &sys->cells[i];
 
-		cg_hv_mask_format(sc->cpus, list, sizeof(list));
+		hvc_mask_format(sc->cpus, list, sizeof(list));
 		fprintf(out, "\ncell \"%s\" (%s), CPUs %s\n", cell->name,
 			type_names[cell->type], list);
-		k = cg_hv_mask_weight(sc->colors);
-		cg_hv_mask_format(sc->colors, list, sizeof(list));
+		k = hvc_mask_weight(sc->colors);
+		hvc_mask_format(sc->colors, list, sizeof(list));
 		percent(k, g->nr_colors, a, sizeof(a));
 		cg_size_str(sys->llc_size / g->nr_colors * k, b, sizeof(b));
 		fprintf(out, "  %-11s %s (%u of %u, %s of the LLC, %s)\n",

@@ -90,15 +90,14 @@ static void mismatch(struct status *st, int cell, const char *fmt, ...)
 /* A list in canonical form (as hv-color formats it); -1 if not a list. */
 static int canon(const char *s, unsigned int nbits, char *buf, size_t len)
 {
-	struct cg_hv_mask *m = cg_hv_mask_new();
+	struct hvc_mask *m = calloc(1, sizeof(struct hvc_mask));
 	char why[128];
 	int ret = -1;
 
-	if (m && !cg_hv_mask_parse(m, s, nbits, why, sizeof(why))) {
-		cg_hv_mask_format(m, buf, len);
+	if (m && !cg_hv_mask_parse(m, s, nbits, why, sizeof(why)) &&
+	    hvc_mask_format(m, buf, len) >= 0)
 		ret = 0;
-	}
-	cg_hv_mask_free(m);
+	free(m);
 	return ret;
 }
 
@@ -120,11 +119,6 @@ static void expand(const char *s, unsigned char *set, unsigned int n)
 		if (*end && *end != ',')
 			return;
 	}
-}
-
-static void mask_str(const struct cg_hv_mask *m, char *buf, size_t len)
-{
-	cg_hv_mask_format(m, buf, len);
 }
 
 /* Compare a live list with the config's; name says what it is. */
@@ -194,7 +188,7 @@ static void show_mm_color(struct status *st)
 	for (unsigned int i = 0; i < sys->cfg.nr_cells; i++) {
 		if (sys->cfg.cells[i].type != CG_CELL_ROOT)
 			continue;
-		mask_str(sys->cells[i].colors, want, sizeof(want));
+		hvc_mask_format(sys->cells[i].colors, want, sizeof(want));
 		cmp_list(st, (int)i, "/sys/" MMC "/root_colors", rc, want,
 			 sys->geom.nr_colors ? sys->geom.nr_colors : 1);
 	}
@@ -232,7 +226,7 @@ static void show_memguard(struct status *st)
 
 	memset(crit, 0, sizeof(crit));
 	for (i = 0; i < ncells; i++) {
-		mask_str(sys->cells[i].cpus, buf, sizeof(buf));
+		hvc_mask_format(sys->cells[i].cpus, buf, sizeof(buf));
 		expand(buf, member[i], CG_MAX_CPUS);
 		if (sys->cfg.cells[i].type == CG_CELL_CRITICAL)
 			for (c = 0; c < CG_MAX_CPUS; c++)
@@ -322,8 +316,8 @@ static void show_cells(struct status *st)
 		unsigned long long free = 0, v;
 		int have = 1;
 
-		mask_str(sys->cells[i].cpus, cpus, sizeof(cpus));
-		mask_str(sys->cells[i].colors, cols, sizeof(cols));
+		hvc_mask_format(sys->cells[i].cpus, cpus, sizeof(cpus));
+		hvc_mask_format(sys->cells[i].colors, cols, sizeof(cols));
 		expand(cols, colors, n);
 		for (c = 0; c < n && c < sys->geom.nr_colors; c++) {
 			if (!colors[c])

@@ -15,11 +15,11 @@ static void free_masks(struct cg_system *sys)
 {
 	unsigned int i;
 
-	cg_hv_mask_free(sys->hv_colors);
-	cg_hv_mask_free(sys->all_colors);
+	free(sys->hv_colors);
+	free(sys->all_colors);
 	for (i = 0; i < CG_MAX_CELLS; i++) {
-		cg_hv_mask_free(sys->cells[i].cpus);
-		cg_hv_mask_free(sys->cells[i].colors);
+		free(sys->cells[i].cpus);
+		free(sys->cells[i].colors);
 	}
 }
 
@@ -28,7 +28,7 @@ void cg_system_free(struct cg_system *sys)
 	if (!sys)
 		return;
 	free_masks(sys);
-	cg_hv_sys_free(sys->hv);
+	free(sys->hv);
 	free(sys);
 }
 
@@ -91,11 +91,11 @@ static int resolve_geometry(struct cg_diag *d, struct cg_system *sys,
 	return 0;
 }
 
-static struct cg_hv_mask *parse_mask(struct cg_diag *d, const struct cg_str *s,
-				     unsigned int nbits, const char *label,
-				     const char *field)
+static struct hvc_mask *parse_mask(struct cg_diag *d, const struct cg_str *s,
+				   unsigned int nbits, const char *label,
+				   const char *field)
 {
-	struct cg_hv_mask *m = cg_hv_mask_new();
+	struct hvc_mask *m = calloc(1, sizeof(struct hvc_mask));
 	char why[256];
 
 	if (!m) {
@@ -104,7 +104,7 @@ static struct cg_hv_mask *parse_mask(struct cg_diag *d, const struct cg_str *s,
 	}
 	if (cg_hv_mask_parse(m, s->s, nbits, why, sizeof(why))) {
 		cg_err(d, s->line, label, field, "%s", why);
-		cg_hv_mask_free(m);
+		free(m);
 		return NULL;
 	}
 	return m;
@@ -121,7 +121,7 @@ static void resolve_regions(struct cg_diag *d, struct cg_system *sys,
 	for (i = 0; i < cell->nr_regions; i++) {
 		const struct cg_region *r = &cell->regions[i];
 		struct cg_sys_region *sr = &sc->regions[i];
-		const struct cg_hv_mask *m = r->colored ? sc->colors :
+		const struct hvc_mask *m = r->colored ? sc->colors :
 						sys->all_colors;
 
 		if (!r->phys.line || !r->size.line)
@@ -159,7 +159,7 @@ static const char *config_field(const char *field, int region)
 
 	if (!field)
 		return NULL;
-	for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(field_names); i++) {
 		if (strcmp(field, field_names[i][0]))
 			continue;
 		if (field_names[i][1])
@@ -251,47 +251,67 @@ static void report(void *ctx, int cell, int region, const char *hv_field,
 	       f[0] ? f : NULL, "%s", reason);
 }
 
-static const enum cg_hv_cell_kind kinds[] = {
-	[CG_CELL_ROOT] = CG_HV_ROOT,
-	[CG_CELL_CRITICAL] = CG_HV_CRITICAL,
-	[CG_CELL_NORMAL] = CG_HV_NORMAL,
+static const hvc_u32 cell_flags[] = {
+	[CG_CELL_ROOT] = HVC_CELL_ROOT,
+	[CG_CELL_CRITICAL] = HVC_CELL_CRITICAL,
+	[CG_CELL_NORMAL] = 0,
 };
 
 /* Hand the resolved system to hv-color and run its checks. */
 static void validate(struct cg_diag *d, struct cg_system *sys)
 {
 	struct report_ctx rc = { .d = d, .sys = sys };
+	struct hvc_system *hv;
 	unsigned int i, j;
-	int idx;
 
-	sys->hv = cg_hv_sys_new(&sys->geom, sys->hv_colors);
-	if (!sys->hv) {
+	hv = calloc(1, sizeof(*hv));
+	sys->hv = hv;
+	if (!hv) {
 		cg_err(d, 0, NULL, NULL, "out of memory");
 		return;
 	}
+	hv->geo = sys->geom;
+	if (sys->hv_colors)
+		hvc_mask_copy(&hv->hv_colors, sys->hv_colors);
 	for (i = 0; i < sys->cfg.nr_cells; i++) {
 		const struct cg_cell *c = &sys->cfg.cells[i];
 		const struct cg_sys_cell *sc = &sys->cells[i];
+		struct hvc_cell_desc *hc = &hv->cells[hv->nr_cells];
 
-		idx = cg_hv_sys_cell(sys->hv, c->name, kinds[c->type], sc->cpus,
-				     sc->colors, c->read_mbps.v, c->write_mbps.v);
-		if (idx < 0) {
+		if (hv->nr_cells >= HVC_MAX_CELLS ||
+		    strlen(c->name) >= HVC_NAME_LEN ||
+		    c->read_mbps.v > CG_MBPS_MAX || c->write_mbps.v > CG_MBPS_MAX) {
 			cg_err(d, c->line, c->label, NULL,
 			       "hv-color refused the cell");
 			return;
 		}
+		strcpy(hc->name, c->name);
+		hvc_mask_copy(&hc->cpus, sc->cpus);
+		hvc_mask_copy(&hc->colors, sc->colors);
+		hc->flags = cell_flags[c->type];
+		hc->read_mbps = c->read_mbps.v;
+		hc->write_mbps = c->write_mbps.v;
+		hc->first_region = hv->nr_regions;
+		hv->nr_cells++;
 		for (j = 0; j < c->nr_regions; j++) {
 			const struct cg_region *r = &c->regions[j];
+			struct hvc_region_desc *hr = &hv->regions[hv->nr_regions];
 
-			if (cg_hv_sys_region(sys->hv, idx, r->phys.v,
-					     r->virt.line ? r->virt.v : r->phys.v,
-					     r->size.v, sys->cells[i].regions[j].span,
-					     r->colored) < 0)
+			if (hv->nr_regions >= HVC_MAX_REGIONS) {
 				cg_err(d, r->line, c->label, "memory",
 				       "more regions than hv-color's system limit");
+				continue;
+			}
+			hr->cell_base = r->virt.line ? r->virt.v : r->phys.v;
+			hr->host_base = r->phys.v;
+			hr->host_size = sys->cells[i].regions[j].span;
+			hr->cell_size = r->size.v;
+			hr->flags = r->colored ? HVC_REGION_COLORED : 0;
+			hv->nr_regions++;
+			hc->nr_regions++;
 		}
 	}
-	cg_hv_sys_validate(sys->hv, report, &rc);
+	cg_hv_sys_validate(hv, report, &rc);
 }
 
 struct cg_system *cg_system_build(struct cg_diag *d,
@@ -309,12 +329,12 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 	memcpy(&sys->cfg, cfg, sizeof(*cfg));
 	if (resolve_geometry(d, sys, sysroot))
 		goto fail;
-	sys->all_colors = cg_hv_mask_new();
+	sys->all_colors = calloc(1, sizeof(struct hvc_mask));
 	if (!sys->all_colors) {
 		cg_err(d, 0, NULL, NULL, "out of memory");
 		goto fail;
 	}
-	cg_hv_mask_fill(sys->all_colors, sys->geom.nr_colors);
+	hvc_mask_fill(sys->all_colors, sys->geom.nr_colors);
 	if (cfg->hv_colors.line) {
 		sys->hv_colors = parse_mask(d, &cfg->hv_colors,
 					    sys->geom.nr_colors, NULL,
@@ -333,7 +353,7 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 						sys->geom.nr_colors, c->label,
 						"colors");
 		/* Regions need colors: say what is missing, not what follows. */
-		if (sc->colors && !cg_hv_mask_weight(sc->colors)) {
+		if (sc->colors && !hvc_mask_weight(sc->colors)) {
 			cg_err(d, c->colors.line, c->label, "colors", "no colors");
 			incomplete = 1;
 		}

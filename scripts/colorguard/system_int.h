@@ -18,22 +18,22 @@ struct cg_sys_region {
 };
 
 struct cg_sys_cell {
-	struct cg_hv_mask *cpus;
-	struct cg_hv_mask *colors;
+	struct hvc_mask *cpus;
+	struct hvc_mask *colors;
 	struct cg_sys_region regions[CG_MAX_REGIONS];
 };
 
 struct cg_system {
 	struct cg_config cfg;
-	struct cg_hv_geometry geom;
+	struct hvc_geometry geom;
 	uint64_t llc_size;
 	uint64_t ways;
 	uint64_t line_size;
 	char geometry_source[PATH_MAX];
-	struct cg_hv_mask *hv_colors;	/* NULL: none reserved */
-	struct cg_hv_mask *all_colors;
+	struct hvc_mask *hv_colors;	/* NULL: none reserved */
+	struct hvc_mask *all_colors;
 	struct cg_sys_cell cells[CG_MAX_CELLS];
-	struct cg_hv_sys *hv;
+	struct hvc_system *hv;
 };
 
 #endif

@@ -459,8 +459,8 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		if (m)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, vcpu_marker,
-					QEMU_PLUGIN_CB_NO_REGS,
-					(void *)(uintptr_t)m);
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)m);
 		qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
 						 QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW, NULL);
@@ -550,6 +550,12 @@ static void plugin_exit(qemu_plugin_id_t id, void *p)
 	g_string_free(path, TRUE);
 }
 
+static int unknown_arg(const char *k)
+{
+	fprintf(stderr, "llcsim: unknown argument %s\n", k);
+	return -1;
+}
+
 static int parse_size(const char *s, uint64_t *v)
 {
 	char *end;
@@ -627,10 +633,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.dram_mbps = v;
 		else if (!strcmp(k, "user_only"))
 			cfg.user_only = !!v;
-		else {
-			fprintf(stderr, "llcsim: unknown argument %s\n", k);
-			return -1;
-		}
+		else
+			return unknown_arg(k);
 	}
 	/* The colors the model sees are hv-color's (and mm-color's). */
 	if (!pow2(cfg.line) || !cfg.ways || cfg.size % ((uint64_t)cfg.ways * cfg.line) ||
@@ -671,8 +675,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			return -1;
 		}
 		fprintf(out, "# llcsim size=%" PRIu64 " ways=%u line=%u sets=%u colors=%u"
-			" repl=%s user_only=%d l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64 " hit_ps=%" PRIu64
-			" dram_ps=%" PRIu64 " dram_mbps=%" PRIu64 " vcpus=%u\n",
+			" repl=%s user_only=%d l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64
+			" hit_ps=%" PRIu64 " dram_ps=%" PRIu64 " dram_mbps=%" PRIu64 " vcpus=%u\n",
 			cfg.size, cfg.ways, cfg.line, llc.sets, geo.nr_colors,
 			cfg.random ? "random" : "lru", cfg.user_only,
 			cfg.l1_size, cfg.l1_ways, cfg.insn_ps, cfg.hit_ps,

@@ -24,6 +24,7 @@ static void quit(unsigned int status)
 		(void)!write(fd, &value, 1);
 #elif defined(__aarch64__)
 	unsigned long block[2] = { 0x20026, status };
+
 	register unsigned long op asm("x0") = 0x18;
 	register unsigned long *arg asm("x1") = block;
 

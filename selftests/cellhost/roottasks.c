@@ -5,8 +5,9 @@
  * outside the colorguard-* cgroups whose affinity (sched_getaffinity)
  * includes CPU, and the number of runnable ones (state R) whose CPU
  * (field 39 of /proc/PID/task/TID/stat) is CPU. A sleeping thread keeps
- * the CPU it last ran on, from before the claim too: not counted. Kernel threads are left out (PF_KTHREAD):
- * per-CPU kthreads stay on every CPU. With -v, names the threads counted.
+ * the CPU it last ran on, from before the claim too: not counted. Kernel
+ * threads are left out (PF_KTHREAD): per-CPU kthreads stay on every CPU.
+ * With -v, names the threads counted.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

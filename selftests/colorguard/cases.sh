@@ -346,6 +346,14 @@ tap_check "decode refuses a truncated blob" test "$rc" -eq 1 -a -s "$tmp/err"
 { cat "$tmp/board4.blob"; printf 'x'; } > "$tmp/long.blob"
 run decode "$tmp/long.blob"
 tap_check "decode refuses trailing garbage" test "$rc" -eq 1 -a -s "$tmp/err"
+run decode "$tmp/board4.blob"
+tap_check "decode names the blob's revision" grep -q '^blob: revision 1, ' "$tmp/out"
+# The same blob as revision 2 (bytes 4-5, little-endian): refused as such.
+{ head -c 4 "$tmp/board4.blob"; printf '\002\000'; tail -c +7 "$tmp/board4.blob"; } \
+	> "$tmp/rev2.blob"
+run decode "$tmp/rev2.blob"
+expect_err "decode refuses a blob of another revision" 1 \
+	"colorguard: decode: $tmp/rev2.blob: header.version: unsupported revision: this parser reads revision 1 at byte 4 (this blob: revision 2)"
 run compile "$here/bad/overlapping-colors.cfg" -o "$tmp/bad.blob"
 tap_check "compile refuses a config with problems, writes nothing" \
 	test "$rc" -eq 1 -a ! -e "$tmp/bad.blob"

@@ -173,7 +173,8 @@ static void time_extents(const char *name, const struct hvc_mask *m)
 	for (r = 0; r < 21; r++) {
 		double t0 = now_ns();
 
-		n = bytes = 0;
+		n = 0;
+		bytes = 0;
 		if (hvc_region_init(&reg, &geo, m, 1ull << 32, 0, 1ull << 30))
 			abort();
 		hvc_extent_iter_init(&it, &reg);

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memcmp(out, data, size))
 		abort();
 	ret = hvc_system_validate(&sys, errs, 4, &n);
-	if ((ret == 0) != (n == 0))
+	if (!ret != !n)
 		abort();
 	for (i = 0; i < n && i < 4; i++)
 		if (errs[i].code >= 0 || hvc_error_format(&errs[i], text, sizeof(text)) < 0)

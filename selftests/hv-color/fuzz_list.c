@@ -11,6 +11,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned int widths[] = { 1024, 64, 8, 1 };
@@ -20,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int i;
 	int ret, n;
 
-	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(widths); i++) {
 		memset(&e, 0, sizeof(e));
 		hvc_mask_zero(&m);
 		hvc_mask_set(&m, 5);

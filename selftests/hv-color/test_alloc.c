@@ -40,11 +40,9 @@ static void check_invariants(struct __test_metadata *_metadata,
 	}
 	for (c = 0; c < a->nr_colors; c++) {
 		nfree += a->free[c];
-		if (!a->free[c]) {
-			ASSERT_EQ(HVC_NO_BUCKET, a->bucket_of[c]);
-		} else {
-			seen--;
-		}
+		/* an ASSERT is not a single statement: not in an if arm */
+		ASSERT_EQ(!a->free[c], a->bucket_of[c] == HVC_NO_BUCKET);
+		seen -= !!a->free[c];
 	}
 	ASSERT_EQ(0, seen);
 	ASSERT_EQ(nfree, a->nr_free);

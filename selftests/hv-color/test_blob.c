@@ -275,8 +275,8 @@ TEST(malformed_blobs_rejected)
 	struct hvc_error e;
 	size_t len;
 
-	ASSERT_GE(sizeof(bad) / sizeof(bad[0]), 30);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	ASSERT_GE(ARRAY_SIZE(bad), 30);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		const struct bad_blob *b = &bad[i];
 		int ret;
 
@@ -330,6 +330,42 @@ TEST(malformed_blobs_rejected)
 	EXPECT_EQ(-HVC_EINVAL, hvc_blob_parse(&back, NULL, len, &e));
 	EXPECT_EQ(0, hvc_blob_parse(&back, blob, len, NULL));
 	TH_LOG("%u malformed blobs rejected with the expected error", ok);
+}
+
+/*
+ * A blob of any other revision than HVC_BLOB_VERSION, valid otherwise, is
+ * refused as such: -HVC_EPROTO naming header.version, the revision this
+ * parser reads and the byte, before any other check.
+ */
+TEST(other_revision_refused)
+{
+	static const unsigned int revs[] = {
+		0, HVC_BLOB_VERSION + 1, 2, 0x100 | HVC_BLOB_VERSION, 0xffff,
+	};
+	char text[160];
+	struct hvc_error e;
+	unsigned int i;
+	size_t len;
+
+	len = make_blob(_metadata, blob);
+	EXPECT_EQ(HVC_BLOB_VERSION, blob[HVC_BLOB_OFF_VERSION] |
+		  blob[HVC_BLOB_OFF_VERSION + 1] << 8);
+	ASSERT_EQ(0, hvc_blob_parse(&back, blob, len, NULL));
+	for (i = 0; i < ARRAY_SIZE(revs); i++) {
+		blob[HVC_BLOB_OFF_VERSION] = revs[i] & 0xff;
+		blob[HVC_BLOB_OFF_VERSION + 1] = revs[i] >> 8;
+		/* and a header of another size, as a new revision may have */
+		put32(blob, HVC_BLOB_OFF_TOTAL_SIZE, 7);
+		memset(&e, 0, sizeof(e));
+		EXPECT_EQ(-HVC_EPROTO, hvc_blob_parse(&back, blob, len, &e));
+		EXPECT_EQ(-HVC_EPROTO, e.code);
+		EXPECT_STREQ("header.version", e.field);
+		EXPECT_EQ(HVC_BLOB_OFF_VERSION, e.offset);
+		ASSERT_LT(0, hvc_error_format(&e, text, sizeof(text)));
+		EXPECT_STREQ("header.version: unsupported revision: this parser reads revision 1 at byte 4",
+			     text);
+		put32(blob, HVC_BLOB_OFF_TOTAL_SIZE, len);
+	}
 }
 
 TEST(every_truncation_and_bit_flip)
@@ -393,7 +429,11 @@ static void m_read_budget(struct hvc_system *s) { C(2)->read_mbps = CG_MBPS_MAX 
 static void m_write_budget(struct hvc_system *s) { C(2)->write_mbps = 0xffffffff; }
 static void m_critical_budget(struct hvc_system *s) { C(1)->write_mbps = 10; }
 static void m_two_roots(struct hvc_system *s) { C(2)->flags = HVC_CELL_ROOT; }
-static void m_no_root(struct hvc_system *s) { C(0)->flags = 0; }
+static void m_no_root(struct hvc_system *s)
+{
+	C(0)->flags = 0;
+}
+
 static void m_root_critical(struct hvc_system *s) { C(0)->flags |= HVC_CELL_CRITICAL; }
 static void m_unknown_flag(struct hvc_system *s) { C(2)->flags = 0x80; }
 static void m_same_name(struct hvc_system *s) { strcpy(C(2)->name, "rt0"); }
@@ -403,21 +443,33 @@ static void m_small_host(struct hvc_system *s) { R(2)->host_size = 511 * MIB; }
 static void m_unaligned_host(struct hvc_system *s) { R(3)->host_base += 4096; }
 static void m_uncolored_size(struct hvc_system *s) { R(0)->host_size = 512 * MIB; }
 static void m_odd_cell_size(struct hvc_system *s) { R(3)->cell_size += 100; }
-static void m_zero_cell_size(struct hvc_system *s) { R(3)->cell_size = 0; }
+static void m_zero_cell_size(struct hvc_system *s)
+{
+	R(3)->cell_size = 0;
+}
+
 static void m_above_52(struct hvc_system *s) { R(3)->cell_base = HVC_PA_LIMIT - MIB; }
 static void m_host_above_52(struct hvc_system *s) { R(0)->host_base = ~0ull << 20; }
 static void m_cell_overlap(struct hvc_system *s) { R(1)->cell_base = 128 * MIB; }
-static void m_host_overlap_own(struct hvc_system *s) { R(1)->host_base = 0; }
+static void m_host_overlap_own(struct hvc_system *s)
+{
+	R(1)->host_base = 0;
+}
+
 static void m_uncolored_shared(struct hvc_system *s) { R(0)->host_base = 0x40000000; }
 static void m_region_flag(struct hvc_system *s) { R(3)->flags = 7; }
 static void m_ranges(struct hvc_system *s) { C(1)->first_region = 1; }
 static void m_orphan(struct hvc_system *s) { s->nr_regions = 5; }
 static void m_geometry(struct hvc_system *s) { s->geo.nr_colors = 32; }
-static void m_no_cells(struct hvc_system *s) { s->nr_cells = 0; }
+static void m_no_cells(struct hvc_system *s)
+{
+	s->nr_cells = 0;
+}
 
 static const struct vcase vcases[] = {
 	{ "cells share a color", m_nrt_takes_rt_color, -HVC_EINVAL, 2, -1, 1, "colors", 2 },
-	{ "root takes a critical color", m_root_takes_rt_color, -HVC_EINVAL, 1, -1, 0, "colors", 2 },
+	{ "root takes a critical color", m_root_takes_rt_color, -HVC_EINVAL, 1, -1, 0,
+	  "colors", 2 },
 	{ "root shares a non-critical color in shared host memory",
 	  m_root_takes_nrt_color, -HVC_EINVAL, 2, 0, 0, "host_base", 1 },
 	{ "hypervisor color in a cell", m_hv_color, -HVC_EINVAL, 2, -1, -1, "colors", 1 },
@@ -462,7 +514,7 @@ TEST(validator_names_cell_and_field)
 	make_system(&sys);
 	ASSERT_EQ(0, hvc_system_validate(&sys, errs, 8, &n));
 	ASSERT_EQ(0, n);
-	for (i = 0; i < sizeof(vcases) / sizeof(vcases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(vcases); i++) {
 		const struct vcase *v = &vcases[i];
 
 		make_system(&sys);

@@ -86,7 +86,7 @@ TEST(budget_events)
 	/* The largest budget and period: no overflow on the way. */
 	ASSERT_EQ(0, hvc_budget_events(CG_MBPS_MAX, CG_PERIOD_US_MAX,
 				       CG_LINE_SIZE_MIN, &ev));
-	EXPECT_EQ((unsigned long long)(((unsigned __int128)CG_MBPS_MAX << 20) *
+	EXPECT_EQ((unsigned long long)(((__uint128_t)CG_MBPS_MAX << 20) *
 				       CG_PERIOD_US_MAX / 1000000 /
 				       CG_LINE_SIZE_MIN), ev);
 	/* A budget never rounds down to no event (memguard counts the same). */
@@ -174,7 +174,7 @@ static const struct good_case good[] = {
 	{ "1 2", { 1, 2, -1 } },
 	{ " \t1 ,\t2 ", { 1, 2, -1 } },
 	{ "1\n", { 1, -1 } },
-	{ "1\n \n", { 1, -1 } },
+	{ "1\n\t\n", { 1, -1 } },
 	{ "5,1-2,2-3", { 1, 2, 3, 5, -1 } },
 	{ "1023", { 1023, -1 } },
 	{ "\n", { -1 } },
@@ -186,7 +186,7 @@ TEST(list_accepts_kernel_forms)
 	struct hvc_mask m, want;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		mask_of(&want, good[i].bits);
 		memset(&m, 0xa5, sizeof(m));
 		ASSERT_EQ(0, parse(&m, good[i].in, 1024, &e)) {
@@ -257,10 +257,10 @@ TEST(list_rejects_malformed)
 	struct hvc_mask m, before;
 	unsigned int i;
 
-	ASSERT_GE(sizeof(bad) / sizeof(bad[0]), 30);
+	ASSERT_GE(ARRAY_SIZE(bad), 30);
 	hvc_mask_zero(&before);
 	hvc_mask_set(&before, 17);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		hvc_mask_copy(&m, &before);
 		memset(&e, 0, sizeof(e));
 		EXPECT_EQ(bad[i].code, parse(&m, bad[i].in, bad[i].nbits, &e)) {

@@ -54,11 +54,7 @@ static int check_region(struct __test_metadata *_metadata,
 	span = reg.host_span;
 	full = __builtin_popcount(v) == (int)g->nr_colors;
 	/* every color: the span is the cell itself, else whole way blocks */
-	if (full) {
-		ASSERT_EQ(pages * PAGE, span);
-	} else {
-		ASSERT_EQ(0, span % g->way_size);
-	}
+	ASSERT_EQ(full ? pages * PAGE : span - span % g->way_size, span);
 	ASSERT_EQ(0, hvc_span_for_size(g, &m, pages * PAGE, &a));
 	ASSERT_EQ(span, a);
 	host_of = calloc(pages, sizeof(*host_of));
@@ -78,9 +74,8 @@ static int check_region(struct __test_metadata *_metadata,
 	}
 	ASSERT_EQ(pages, cell_pages);
 	/* the span is the smallest whole number of way blocks */
-	if (!full) {
-		ASSERT_LT(span - g->way_size, host_of[pages - 1] - host_base + 1);
-	}
+	ASSERT_TRUE(full ||
+		    span - g->way_size < host_of[pages - 1] - host_base + 1);
 
 	/* cell side: every page, and the extent count the slow way */
 	for (a = 0; a < pages; a++) {
@@ -145,12 +140,12 @@ TEST(exhaustive_small_geometries)
 {
 	unsigned int nr, gran, v, k, runs, wrap, i, regions = 0;
 	struct hvc_geometry g;
-	hvc_u64 blocks, ext;
+	hvc_u64 blocks, ext, want;
 
 	for (nr = 2; nr <= 8; nr *= 2) {
 		for (gran = 1; gran <= 2; gran++) {
 			ASSERT_EQ(0, hvc_geometry_from_way_size(&g, nr * gran * PAGE,
-								 64, 4, 12, gran));
+								64, 4, 12, gran));
 			ASSERT_EQ(nr, g.nr_colors);
 			for (v = 1; v < (1u << nr); v++) {
 				hvc_u64 sizes[] = { 1, gran, (hvc_u64)__builtin_popcount(v) * gran,
@@ -160,7 +155,7 @@ TEST(exhaustive_small_geometries)
 				k = __builtin_popcount(v);
 				runs = runs_of(v, nr);
 				wrap = (v & 1) && (v >> (nr - 1) & 1);
-				for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+				for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 					ext = check_region(_metadata, &g, v, 5 * g.way_size,
 							   0x40000000ull + 3 * PAGE, sizes[i]);
 					regions++;
@@ -171,13 +166,10 @@ TEST(exhaustive_small_geometries)
 					 * block boundary where the last color meets color 0.
 					 */
 					blocks = sizes[i] / (k * gran);
-					if (k == nr) {
-						ASSERT_EQ(1, ext);
-					} else if (wrap) {
-						ASSERT_EQ(blocks * runs - (blocks - 1), ext);
-					} else {
-						ASSERT_EQ(blocks * runs, ext);
-					}
+					want = k == nr ? 1 :
+					       wrap ? blocks * runs - (blocks - 1) :
+					       blocks * runs;
+					ASSERT_EQ(want, ext);
 				}
 			}
 		}

@@ -46,7 +46,7 @@ struct options {
 	double seconds;
 };
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: critbench [--mode chase|stream] [--size BYTES[K|M|G]] [--ops N]\n"
@@ -353,7 +353,7 @@ int main(int argc, char **argv)
 				goto bad;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
 			goto bad;
@@ -418,6 +418,6 @@ int main(int argc, char **argv)
 		return 3;
 	return bad_colors ? 4 : 0;
 bad:
-	usage(stderr);
+	print_usage(stderr);
 	return 2;
 }

@@ -245,7 +245,8 @@ int main(int argc, char **argv)
 	two = !strcmp(pattern, "disjoint") || !strcmp(pattern, "same");
 	if (!two && strcmp(pattern, "fits") && strcmp(pattern, "exceeds"))
 		goto usage;
-	w[0].size = w[1].size = size;
+	w[0].size = size;
+	w[1].size = size;
 	for (int i = 0; i <= two; i++) {
 		pin(w[i].cpu);
 		map(&w[i]);
@@ -263,7 +264,8 @@ int main(int argc, char **argv)
 		report(pattern, &w[0], &w[1]);
 		report(pattern, &w[1], &w[0]);
 	} else {
-		started[1] = done[1] = 1;
+		started[1] = 1;
+		done[1] = 1;
 		run(&w[0]);
 		report(pattern, &w[0], NULL);
 	}

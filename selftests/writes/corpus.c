@@ -42,6 +42,8 @@
 
 #include <colorguard/mm_color.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define MMC_DIR		"/sys/kernel/mm/color"
 #define MG_DIR		"/sys/kernel/memguard"
 #define MMC_DEV		"/dev/mm-color"
@@ -295,7 +297,7 @@ static void generic(struct corpus *k, const struct iface *f)
 		addf(k, EINVAL, "%s \n", v);
 	}
 
-	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
 		adds(k, junk[i], EINVAL);
 }
 
@@ -809,7 +811,7 @@ static unsigned int uncovered(const char *sub, const struct iface *files,
 				     e->d_name) >= sizeof(name) ||
 		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
 			continue;
-		if (stat(path, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & S_IWUSR))
+		if (stat(path, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & 0200))
 			continue;
 		for (i = 0; i < nr && strcmp(files[i].file, name); i++)
 			;
@@ -995,7 +997,7 @@ static void bitmap_corpus(struct icorpus *ik, unsigned long cmd, unsigned int nr
 	struct mm_color_bitmap b;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad_nbits) / sizeof(bad_nbits[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad_nbits); i++) {
 		b = (struct mm_color_bitmap){ (uintptr_t)words_of, bad_nbits[i], 0 };
 		iadd(ik, cmd, &b, sizeof(b), EINVAL, "%s nbits %u", name,
 		     bad_nbits[i]);
@@ -1139,7 +1141,7 @@ static void mm_color(void)
 		{ "drain_movable", K_BOOL, "0", "1", 0, 0, 1 },
 		{ "devices", K_DEVICES, NULL, "add cgcorpus 8-15 4", 0, 0, 0 },
 	};
-	struct iface f[sizeof(files) / sizeof(files[0])];
+	struct iface f[ARRAY_SIZE(files)];
 	unsigned long long ram_mb;
 	struct icorpus ik = { 0 };
 	char buf[64];
@@ -1149,7 +1151,7 @@ static void mm_color(void)
 	memcpy(f, files, sizeof(f));
 	ram_mb = (unsigned long long)pages * PAGE >> 20;
 	/* The module's limit is totalram_pages, a little below PHYS_PAGES. */
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (!f[i].max)
 			f[i].max = ram_mb;
 	dir = MMC_DIR;
@@ -1163,9 +1165,9 @@ static void mm_color(void)
 		tap(0, "mm-color set up with 16 colors and a pool");
 		return;
 	}
-	tap(!uncovered("", f, sizeof(f) / sizeof(f[0])),
+	tap(!uncovered("", f, ARRAY_SIZE(f)),
 	    "every writable file of %s has a corpus", dir);
-	run_sysfs(f, sizeof(f) / sizeof(f[0]));
+	run_sysfs(f, ARRAY_SIZE(f));
 
 	setup_bad_ptrs();
 	dev_fd = open(MMC_DEV, O_RDWR);
@@ -1201,7 +1203,7 @@ static void mm_color(void)
 	close(dev_fd);
 }
 
-static void memguard(void)
+static void memguard_files(void)
 {
 	static const struct iface global[] = {
 		{ "enable", K_BOOL, "0", "0", 0, 0, 1 },
@@ -1223,7 +1225,7 @@ static void memguard(void)
 	ok_file = "enable";
 	ok_value = "0";
 	memcpy(f, global, sizeof(global));
-	nr = sizeof(global) / sizeof(global[0]);
+	nr = ARRAY_SIZE(global);
 	for (unsigned int cpu = 0; cpu < 16; cpu++) {
 		char path[64];
 
@@ -1274,7 +1276,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "mm-color"))
 			mm_color();
 		else
-			memguard();
+			memguard_files();
 	}
 	printf("1..%d\n", point);
 	printf("# %d of %d points failed\n", failed_points, point);
