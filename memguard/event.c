@@ -1,122 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memguard event specifications: one text syntax for what a counter counts,
- * the per-architecture defaults, and counter creation.
- *
- * Syntax: a generic hardware event name ("cycles", "cache-misses"), a
- * last-level-cache event ("llc-load-misses"), a software event
- * ("sw:cpu-clock"), a raw PMU event ("raw:0x17") or "none".
+ * memguard's perf counters: the default event of each slot per
+ * architecture and creating a CPU's counter for an event. Event names are
+ * parse.c's.
  */
-#include <linux/kernel.h>
 #include <linux/perf_event.h>
-#include <linux/string.h>
 
 #include "memguard.h"
-
-#define MG_HW_CACHE(cache, op, result) \
-	((PERF_COUNT_HW_CACHE_##cache) | \
-	 (PERF_COUNT_HW_CACHE_OP_##op << 8) | \
-	 (PERF_COUNT_HW_CACHE_RESULT_##result << 16))
-
-struct mg_named_event {
-	const char *name;
-	u32 type;
-	u64 config;
-};
-
-/* The first name of a (type, config) pair is the one shown back. */
-static const struct mg_named_event mg_named_events[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE,
-	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "llc-loads", PERF_TYPE_HW_CACHE, MG_HW_CACHE(LL, READ, ACCESS) },
-	{ "llc-load-misses", PERF_TYPE_HW_CACHE, MG_HW_CACHE(LL, READ, MISS) },
-	{ "llc-stores", PERF_TYPE_HW_CACHE, MG_HW_CACHE(LL, WRITE, ACCESS) },
-	{ "llc-store-misses", PERF_TYPE_HW_CACHE, MG_HW_CACHE(LL, WRITE, MISS) },
-	{ "sw:cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "sw:page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "sw:minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "sw:major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "sw:context-switches", PERF_TYPE_SOFTWARE,
-	  PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "sw:cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "sw:alignment-faults", PERF_TYPE_SOFTWARE,
-	  PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "sw:emulation-faults", PERF_TYPE_SOFTWARE,
-	  PERF_COUNT_SW_EMULATION_FAULTS },
-};
-
-/**
- * mg_event_parse() - an event name from a module parameter or sysfs
- * @str: "none", "raw:0xNN" or one of the named events (case-insensitive)
- * @spec: the result
- *
- * Return: 0, -EINVAL for an unknown name, or kstrtou64()'s error for a
- * bad raw number.
- */
-int mg_event_parse(const char *str, struct mg_event_spec *spec)
-{
-	unsigned int i;
-	u64 config;
-	int ret;
-
-	if (!strcasecmp(str, "none")) {
-		*spec = (struct mg_event_spec){ .none = true };
-		return 0;
-	}
-	if (!strncasecmp(str, "raw:", 4)) {
-		ret = kstrtou64(str + 4, 0, &config);
-		if (ret)
-			return ret;
-		*spec = (struct mg_event_spec){
-			.type = PERF_TYPE_RAW, .config = config,
-		};
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(mg_named_events); i++) {
-		if (!strcasecmp(str, mg_named_events[i].name)) {
-			*spec = (struct mg_event_spec){
-				.type = mg_named_events[i].type,
-				.config = mg_named_events[i].config,
-			};
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-/**
- * mg_event_format() - an event as mg_event_parse() reads it back
- * @spec: the event
- * @buf: the text
- * @len: bytes of @buf
- *
- * Return: the length written (scnprintf()).
- */
-int mg_event_format(const struct mg_event_spec *spec, char *buf, size_t len)
-{
-	unsigned int i;
-
-	if (spec->none)
-		return scnprintf(buf, len, "none");
-	for (i = 0; i < ARRAY_SIZE(mg_named_events); i++)
-		if (mg_named_events[i].type == spec->type &&
-		    mg_named_events[i].config == spec->config)
-			return scnprintf(buf, len, "%s", mg_named_events[i].name);
-	if (spec->type == PERF_TYPE_RAW)
-		return scnprintf(buf, len, "raw:0x%llx", spec->config);
-	return scnprintf(buf, len, "type%u:0x%llx", spec->type, spec->config);
-}
 
 /**
  * mg_event_default() - the architecture's default event of a slot

@@ -40,6 +40,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/prio.h>
 #include <linux/slab.h>
 #include <linux/smpboot.h>
 #include <linux/spinlock.h>
@@ -85,7 +86,6 @@ DEFINE_PER_CPU(struct mg_cpu, mg_cpus);
 struct mg_config mg_config;
 /* Serialises configuration writers and hotplug callbacks. */
 DEFINE_MUTEX(mg_config_lock);
-const char *const mg_slot_name[MG_NR_SLOTS] = { "read", "write" };
 
 /* Common period start and length; copied by each CPU at resync. */
 static DEFINE_SPINLOCK(mg_tb_lock);
@@ -122,28 +122,6 @@ static u64 mg_pool_take(u64 period, enum mg_slot slot, u64 want)
 	}
 	spin_unlock(&mg_pool_lock);
 	return got;
-}
-
-/**
- * mg_budget_events() - the events a budget allows per period
- * @budget: the budget
- * @period_us: the period
- * @line_size: bytes per event, for a budget in MB/s
- *
- * Return: the events (cg_mbps_to_events() for MB/s, at least 1), the
- * value itself for "events:N", MG_UNLIMITED for "unlimited".
- */
-u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
-		     u32 line_size)
-{
-	switch (budget->kind) {
-	case MG_BUDGET_EVENTS:
-		return budget->value;
-	case MG_BUDGET_MBPS:
-		return cg_mbps_to_events(budget->value, period_us, line_size);
-	default:
-		return MG_UNLIMITED;
-	}
 }
 
 static void mg_kick(struct mg_cpu *mc, int bit)
@@ -527,6 +505,8 @@ static int mg_thread_set_priority(struct task_struct *thread, u32 prio)
 		.sched_priority = prio,
 	};
 
+	/* parse.c's range, without the scheduler's headers */
+	BUILD_BUG_ON((MAX_RT_PRIO - 1) != MG_HOLD_PRIO_MAX);
 	return sched_setattr_nocheck(thread, &attr);
 }
 
@@ -893,18 +873,17 @@ static int __init memguard_init(void)
 	unsigned int cpu;
 	int ret;
 
-	if (period_us < CG_PERIOD_US_MIN || period_us > CG_PERIOD_US_MAX) {
+	if (mg_period_us_check(period_us)) {
 		pr_err("period_us=%u: must be %u..%u\n", period_us,
 		       CG_PERIOD_US_MIN, CG_PERIOD_US_MAX);
 		return -ERANGE;
 	}
-	if (line_size < CG_LINE_SIZE_MIN || line_size > CG_LINE_SIZE_MAX ||
-	    !is_power_of_2(line_size)) {
+	if (mg_line_size_check(line_size)) {
 		pr_err("line_size=%u: must be a power of two, %u..%u\n",
 		       line_size, CG_LINE_SIZE_MIN, CG_LINE_SIZE_MAX);
 		return -EINVAL;
 	}
-	if (hold_priority < MG_HOLD_PRIO_MIN || hold_priority > MG_HOLD_PRIO_MAX) {
+	if (mg_hold_priority_check(hold_priority)) {
 		pr_err("hold_priority=%u: must be %u..%u\n", hold_priority,
 		       MG_HOLD_PRIO_MIN, MG_HOLD_PRIO_MAX);
 		return -ERANGE;

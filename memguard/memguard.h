@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * memguard: per-core memory-bandwidth regulation on the perf_event kernel
- * API. Internal declarations shared by the core, the event parser and the
- * sysfs interface.
+ * API. Internal declarations shared by the core, the counters, the sysfs
+ * interface and, in parse.h, the parsers.
  */
 #ifndef MEMGUARD_H
 #define MEMGUARD_H
@@ -14,42 +14,14 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
-#include <linux/sched/prio.h>
 #include <linux/types.h>
 
-#include <colorguard/limits.h>
+#include "parse.h"
 
-enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
-
-/*
- * SCHED_FIFO priority of the holder threads. The default is the highest
- * that lets every interrupt thread through a hold: primary threads run at
- * 50, secondary ones of forced-threaded handlers at 49 on newer kernels.
- */
-#define MG_HOLD_PRIO_MIN	1
-#define MG_HOLD_PRIO_MAX	(MAX_RT_PRIO - 1)
-#define MG_HOLD_PRIO_DEFAULT	48
-#define MG_EVENTS_MAX		BIT_ULL(48)
 /* Sample period of a counter that only counts: rarely interrupts. */
 #define MG_COUNT_ONLY_PERIOD	BIT_ULL(62)
-#define MG_UNLIMITED		U64_MAX
 /* Consecutive zero-count periods after which status warns. */
 #define MG_ZERO_WARN_PERIODS	1000
-
-/* What a counter counts; type/config as in struct perf_event_attr. */
-struct mg_event_spec {
-	bool none;
-	u32 type;
-	u64 config;
-};
-
-enum mg_budget_kind { MG_BUDGET_UNLIMITED, MG_BUDGET_MBPS, MG_BUDGET_EVENTS };
-
-/* A configured budget: MB/s (2^20 bytes/s) or events per period. */
-struct mg_budget {
-	enum mg_budget_kind kind;
-	u64 value;
-};
 
 struct mg_stats {
 	u64 periods;
@@ -128,11 +100,8 @@ struct mg_config {
 
 extern struct mg_config mg_config;
 extern struct mutex mg_config_lock;
-extern const char *const mg_slot_name[MG_NR_SLOTS];
 
 /* event.c */
-int mg_event_parse(const char *str, struct mg_event_spec *spec);
-int mg_event_format(const struct mg_event_spec *spec, char *buf, size_t len);
 void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec);
 struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
 				     unsigned int cpu,
@@ -148,10 +117,6 @@ void mg_set_period(u32 period_us);
 void mg_set_enabled(bool enabled);
 int mg_set_hold_priority(u32 prio);
 void mg_reset_stats(unsigned int cpu);
-u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
-		     u32 line_size);
-int mg_budget_parse(const char *str, struct mg_budget *budget);
-int mg_budget_format(const struct mg_budget *budget, char *buf, size_t len);
 
 /* sysfs.c */
 int mg_params_apply(const char *budgets, const char *critical);

@@ -78,58 +78,6 @@ static int mg_cpulist_parse(const char *str, struct cpumask *mask)
 	return ret == -EOVERFLOW ? -ERANGE : ret;
 }
 
-/**
- * mg_budget_parse() - one budget: "unlimited", MB/s or "events:N"
- * @str: the text
- * @budget: the result
- *
- * Return: 0, kstrtou64()'s error for a bad number, -ERANGE for 0 or a
- * value above CG_MBPS_MAX (MG_EVENTS_MAX for events).
- */
-int mg_budget_parse(const char *str, struct mg_budget *budget)
-{
-	u64 value, max = CG_MBPS_MAX;
-	enum mg_budget_kind kind = MG_BUDGET_MBPS;
-	int ret;
-
-	if (!strcmp(str, "unlimited")) {
-		*budget = (struct mg_budget){ .kind = MG_BUDGET_UNLIMITED };
-		return 0;
-	}
-	if (str_has_prefix(str, "events:")) {
-		str += strlen("events:");
-		kind = MG_BUDGET_EVENTS;
-		max = MG_EVENTS_MAX;
-	}
-	ret = kstrtou64(str, 10, &value);
-	if (ret)
-		return ret;
-	if (!value || value > max)
-		return -ERANGE;
-	*budget = (struct mg_budget){ .kind = kind, .value = value };
-	return 0;
-}
-
-/**
- * mg_budget_format() - a budget as mg_budget_parse() reads it back
- * @budget: the budget
- * @buf: the text
- * @len: bytes of @buf
- *
- * Return: the length written (scnprintf()).
- */
-int mg_budget_format(const struct mg_budget *budget, char *buf, size_t len)
-{
-	switch (budget->kind) {
-	case MG_BUDGET_MBPS:
-		return scnprintf(buf, len, "%llu", budget->value);
-	case MG_BUDGET_EVENTS:
-		return scnprintf(buf, len, "events:%llu", budget->value);
-	default:
-		return scnprintf(buf, len, "unlimited");
-	}
-}
-
 /* -ERANGE for a CPU that cannot exist, -ENODEV for one that is offline. */
 static int mg_check_cpus(const struct cpumask *mask,
 			 const struct cpumask *allowed)
@@ -149,10 +97,11 @@ static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
 			    bool apply, const char **why)
 {
 	struct mg_budget b[MG_NR_SLOTS];
+	struct mg_budget_entry entry;
 	cpumask_var_t mask, seen;
-	char *copy, *cursor, *tok, *rest, *comma;
-	unsigned int cpu, tokens = 0;
-	int ret = 0;
+	char *copy, *cursor;
+	unsigned int cpu, entries = 0;
+	int ret;
 
 	copy = kstrdup(str, GFP_KERNEL);
 	if (!copy)
@@ -166,22 +115,10 @@ static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
 		kfree(copy);
 		return -ENOMEM;
 	}
-	*why = "expected CPUS:READ[,WRITE] (MB/s, events:N or unlimited)";
 	cursor = copy;
-	while ((tok = strsep(&cursor, " \t\n")) != NULL) {
-		if (!*tok)
-			continue;
-		tokens++;
-		rest = strchr(tok, ':');
-		if (!rest) {
-			ret = -EINVAL;
-			break;
-		}
-		*rest++ = '\0';
-		comma = strchr(rest, ',');
-		if (comma)
-			*comma++ = '\0';
-		ret = mg_cpulist_parse(tok, mask);
+	while ((ret = mg_budget_list_next(&cursor, &entry, why)) > 0) {
+		entries++;
+		ret = mg_cpulist_parse(entry.cpus, mask);
 		if (!ret && cpumask_empty(mask))
 			ret = -EINVAL;
 		if (ret) {
@@ -199,22 +136,16 @@ static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
 			break;
 		}
 		cpumask_or(seen, seen, mask);
-		ret = mg_budget_parse(rest, &b[MG_READ]);
-		if (!ret)
-			ret = mg_budget_parse(comma ? comma : rest, &b[MG_WRITE]);
-		if (ret) {
-			*why = ret == -ERANGE ?
-				"budget out of range (MB/s 1..1000000, events 1..2^48)" :
-				"budget is not a number, events:N or unlimited";
+		ret = mg_budget_entry_parse(&entry, b, why);
+		if (ret)
 			break;
-		}
 		if (apply)
 			for_each_cpu(cpu, mask) {
 				mg_set_budget(cpu, MG_READ, &b[MG_READ]);
 				mg_set_budget(cpu, MG_WRITE, &b[MG_WRITE]);
 			}
 	}
-	if (!ret && !tokens) {
+	if (!ret && !entries) {
 		*why = "nothing to set";
 		ret = -EINVAL;
 	}
@@ -403,8 +334,8 @@ static ssize_t period_us_store(struct kobject *kobj, struct kobj_attribute *attr
 	u32 us;
 	int ret = kstrtou32(buf, 10, &us);
 
-	if (!ret && (us < CG_PERIOD_US_MIN || us > CG_PERIOD_US_MAX))
-		ret = -ERANGE;
+	if (!ret)
+		ret = mg_period_us_check(us);
 	mg_lock();
 	if (ret) {
 		mg_cmd_status("period_us: expected %u..%u microseconds",
@@ -429,10 +360,8 @@ static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr
 	u32 size;
 	int ret = kstrtou32(buf, 10, &size);
 
-	if (!ret && (size < CG_LINE_SIZE_MIN || size > CG_LINE_SIZE_MAX))
-		ret = -ERANGE;
-	else if (!ret && !is_power_of_2(size))
-		ret = -EINVAL;
+	if (!ret)
+		ret = mg_line_size_check(size);
 	mg_lock();
 	if (ret) {
 		mg_cmd_status("line_size: expected a power of two, %u..%u bytes",
@@ -458,8 +387,8 @@ static ssize_t hold_priority_store(struct kobject *kobj,
 	u32 prio;
 	int ret = kstrtou32(buf, 10, &prio);
 
-	if (!ret && (prio < MG_HOLD_PRIO_MIN || prio > MG_HOLD_PRIO_MAX))
-		ret = -ERANGE;
+	if (!ret)
+		ret = mg_hold_priority_check(prio);
 	mg_lock();
 	if (ret) {
 		mg_cmd_status("hold_priority: expected a SCHED_FIFO priority, %u..%u",
