@@ -32,31 +32,14 @@ struct mg_cpu_kobj {
 
 static struct mg_cpu_kobj **mg_cpu_kobjs;
 
-/**
- * mg_cmd_status() - say what the last command did, for last_cmd_status
- * @fmt: printf format of the one-line reason
- *
- * Caller holds mg_config_lock.
- */
-void mg_cmd_status(const char *fmt, ...)
+/* What the last command did, for last_cmd_status; caller holds mg_config_lock. */
+static __printf(1, 2) void mg_cmd_status(const char *fmt, ...)
 {
 	va_list args;
 
 	va_start(args, fmt);
 	vscnprintf(mg_last_cmd, sizeof(mg_last_cmd), fmt, args);
 	va_end(args);
-}
-
-static void mg_lock(void)
-{
-	cpus_read_lock();
-	mutex_lock(&mg_config_lock);
-}
-
-static void mg_unlock(void)
-{
-	mutex_unlock(&mg_config_lock);
-	cpus_read_unlock();
 }
 
 /*
@@ -68,137 +51,6 @@ static char *mg_input(const char *buf, size_t count)
 	if (count && buf[count - 1] == '\n')
 		count--;
 	return kstrndup(buf, count, GFP_KERNEL);
-}
-
-/* cpulist_parse() with ERANGE, not EOVERFLOW, for a number too large. */
-static int mg_cpulist_parse(const char *str, struct cpumask *mask)
-{
-	int ret = cpulist_parse(str, mask);
-
-	return ret == -EOVERFLOW ? -ERANGE : ret;
-}
-
-/* -ERANGE for a CPU that cannot exist, -ENODEV for one that is offline. */
-static int mg_check_cpus(const struct cpumask *mask,
-			 const struct cpumask *allowed)
-{
-	if (!cpumask_subset(mask, cpu_possible_mask))
-		return -ERANGE;
-	if (!cpumask_subset(mask, allowed))
-		return -ENODEV;
-	return 0;
-}
-
-/*
- * "CPUS:READ[,WRITE] ..." (WRITE defaults to READ). With @apply false only
- * checks; CPUs named twice are an error. Caller holds mg_config_lock.
- */
-static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
-			    bool apply, const char **why)
-{
-	struct mg_budget b[MG_NR_SLOTS];
-	struct mg_budget_entry entry;
-	cpumask_var_t mask, seen;
-	char *copy, *cursor;
-	unsigned int cpu, entries = 0;
-	int ret;
-
-	copy = kstrdup(str, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
-		kfree(copy);
-		return -ENOMEM;
-	}
-	if (!zalloc_cpumask_var(&seen, GFP_KERNEL)) {
-		free_cpumask_var(mask);
-		kfree(copy);
-		return -ENOMEM;
-	}
-	cursor = copy;
-	while ((ret = mg_budget_list_next(&cursor, &entry, why)) > 0) {
-		entries++;
-		ret = mg_cpulist_parse(entry.cpus, mask);
-		if (!ret && cpumask_empty(mask))
-			ret = -EINVAL;
-		if (ret) {
-			*why = ret == -ERANGE ? "no such CPU" : "bad CPU list";
-			break;
-		}
-		ret = mg_check_cpus(mask, allowed);
-		if (ret) {
-			*why = ret == -ENODEV ? "CPU offline" : "no such CPU";
-			break;
-		}
-		if (cpumask_intersects(mask, seen)) {
-			*why = "CPU named twice";
-			ret = -EINVAL;
-			break;
-		}
-		cpumask_or(seen, seen, mask);
-		ret = mg_budget_entry_parse(&entry, b, why);
-		if (ret)
-			break;
-		if (apply)
-			for_each_cpu(cpu, mask) {
-				mg_set_budget(cpu, MG_READ, &b[MG_READ]);
-				mg_set_budget(cpu, MG_WRITE, &b[MG_WRITE]);
-			}
-	}
-	if (!ret && !entries) {
-		*why = "nothing to set";
-		ret = -EINVAL;
-	}
-	free_cpumask_var(seen);
-	free_cpumask_var(mask);
-	kfree(copy);
-	return ret;
-}
-
-/**
- * mg_params_apply() - the critical= and budgets= module parameters
- * @critical: a CPU list, or NULL
- * @budgets: "CPUS:READ[,WRITE] ...", or NULL
- *
- * For any possible CPU, at load; a bad value is logged with its reason.
- *
- * Return: 0, -ENOMEM, or the parse error (-EINVAL, -ERANGE, -ENODEV).
- */
-int mg_params_apply(const char *budgets, const char *critical)
-{
-	cpumask_var_t mask;
-	const char *why;
-	unsigned int cpu;
-	int ret = 0;
-
-	mutex_lock(&mg_config_lock);
-	if (critical) {
-		if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		ret = mg_cpulist_parse(critical, mask);
-		if (!ret)
-			ret = mg_check_cpus(mask, cpu_possible_mask);
-		if (!ret)
-			for_each_cpu(cpu, mask)
-				mg_set_critical(cpu, true);
-		free_cpumask_var(mask);
-		if (ret) {
-			pr_err("critical=%s: bad CPU list\n", critical);
-			goto out;
-		}
-	}
-	if (budgets) {
-		ret = mg_budgets_parse(budgets, cpu_possible_mask, false, &why);
-		if (!ret)
-			mg_budgets_parse(budgets, cpu_possible_mask, true, &why);
-		else
-			pr_err("budgets=%s: %s\n", budgets, why);
-	}
-out:
-	mutex_unlock(&mg_config_lock);
-	return ret;
 }
 
 /* Global files */
@@ -315,7 +167,7 @@ static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (ret) {
 		mg_cmd_status("reclaim: expected 0 or 1");
 	} else {
-		WRITE_ONCE(mg_config.reclaim, on);
+		mg_set_reclaim(on);
 		mg_cmd_status("ok");
 	}
 	mg_unlock();
@@ -367,7 +219,7 @@ static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr
 		mg_cmd_status("line_size: expected a power of two, %u..%u bytes",
 			      CG_LINE_SIZE_MIN, CG_LINE_SIZE_MAX);
 	} else {
-		WRITE_ONCE(mg_config.line_size, size);
+		mg_set_line_size(size);
 		mg_cmd_status("ok");
 	}
 	mg_unlock();
@@ -530,13 +382,11 @@ static ssize_t budgets_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (!in)
 		return -ENOMEM;
 	mg_lock();
-	ret = mg_budgets_parse(in, cpu_online_mask, false, &why);
-	if (ret) {
+	ret = mg_set_budget_list(in, cpu_online_mask, &why);
+	if (ret)
 		mg_cmd_status("budgets: %s", why);
-	} else {
-		mg_budgets_parse(in, cpu_online_mask, true, &why);
+	else
 		mg_cmd_status("ok");
-	}
 	mg_unlock();
 	kfree(in);
 	return ret ?: count;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memguard's perf counters: the default event of each slot per
- * architecture and creating a CPU's counter for an event. Event names are
- * parse.c's.
+ * architecture, creating a CPU's counter for an event, and probing that an
+ * event can be counted on every online CPU. Event names are parse.c's.
  */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/perf_event.h>
 
 #include "memguard.h"
@@ -52,18 +55,17 @@ void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec)
  * mg_counter_create() - one CPU's counter for an event
  * @spec: the event
  * @cpu: the CPU
- * @handler: the overflow handler (may run in NMI)
  *
  * A pinned per-CPU counter of kernel and user mode, created disabled: the
- * CPU's thread arms it at a period boundary. Software clocks skip idle so
- * a held or idle core does not raise overflows.
+ * CPU's thread arms it at a period boundary. Its overflows go to
+ * mg_overflow_handler() (may run in NMI). Software clocks skip idle so a
+ * held or idle core does not raise overflows.
  *
  * Return: the counter, or an ERR_PTR() from
  * perf_event_create_kernel_counter().
  */
 struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
-				     unsigned int cpu,
-				     perf_overflow_handler_t handler)
+				     unsigned int cpu)
 {
 	struct perf_event_attr attr = {
 		.type = spec->type,
@@ -75,5 +77,34 @@ struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
 		.exclude_idle = spec->type == PERF_TYPE_SOFTWARE,
 	};
 
-	return perf_event_create_kernel_counter(&attr, cpu, NULL, handler, NULL);
+	return perf_event_create_kernel_counter(&attr, cpu, NULL,
+						mg_overflow_handler, NULL);
+}
+
+/**
+ * mg_event_probe() - can every online CPU count an event?
+ * @spec: the event ("none" always can)
+ * @failed_cpu: on failure, the CPU whose counter could not be created
+ *
+ * Creates the counter on each online CPU and drops it again. Caller holds
+ * cpus_read_lock().
+ *
+ * Return: 0, or perf_event_create_kernel_counter()'s error.
+ */
+int mg_event_probe(const struct mg_event_spec *spec, unsigned int *failed_cpu)
+{
+	struct perf_event *ev;
+	unsigned int cpu;
+
+	if (spec->none)
+		return 0;
+	for_each_online_cpu(cpu) {
+		ev = mg_counter_create(spec, cpu);
+		if (IS_ERR(ev)) {
+			*failed_cpu = cpu;
+			return PTR_ERR(ev);
+		}
+		perf_event_release_kernel(ev);
+	}
+	return 0;
 }
