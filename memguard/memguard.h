@@ -5,7 +5,7 @@
  * them. Calls only go down this list, never up:
  *
  *   main.c      load parameters, module init and exit
- *   sysfs.c     /sys/kernel/memguard/
+ *   sysfs*.c    /sys/kernel/memguard/ (sysfs.h)
  *   config.c    every change of the configuration, on every CPU concerned
  *   cpu.c       CPU hotplug and the holder threads
  *   counter.c   the perf counters: default events, creation, probing
