@@ -1,55 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * memguard: per-core memory-bandwidth regulation on the perf_event kernel
- * API. Internal declarations shared by the core, the event parser and the
- * sysfs interface.
+ * API. The module's internal declarations, by the file that provides
+ * them. Calls only go down this list, never up:
+ *
+ *   main.c      load parameters, module init and exit
+ *   sysfs*.c    /sys/kernel/memguard/ (sysfs.h)
+ *   config.c    every change of the configuration, on every CPU concerned
+ *   cpu.c       CPU hotplug and the holder threads
+ *   counter.c   the perf counters: default events, creation, probing
+ *   regulate.c  the per-CPU control loop (NMI, hard irq, holder thread)
+ *               up to the hold; the state all files work on
+ *   period.c    the common time base, the end of a CPU's period
+ *   reclaim.c   the shared pool of unused budget
+ *   parse.c     values and text of the settings, no kernel state (parse.h)
+ *
+ * Lock order: cpus_read_lock(), mg_config_lock, a CPU's mg_cpu.lock, then
+ * the spinlocks of period.c and reclaim.c.
  */
 #ifndef MEMGUARD_H
 #define MEMGUARD_H
 
 #include <linux/bits.h>
+#include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
-#include <linux/sched/prio.h>
 #include <linux/types.h>
 
-#include <colorguard/limits.h>
+#include "parse.h"
 
-enum mg_slot { MG_READ, MG_WRITE, MG_NR_SLOTS };
-
-/*
- * SCHED_FIFO priority of the holder threads. The default is the highest
- * that lets every interrupt thread through a hold: primary threads run at
- * 50, secondary ones of forced-threaded handlers at 49 on newer kernels.
- */
-#define MG_HOLD_PRIO_MIN	1
-#define MG_HOLD_PRIO_MAX	(MAX_RT_PRIO - 1)
-#define MG_HOLD_PRIO_DEFAULT	48
-#define MG_EVENTS_MAX		BIT_ULL(48)
 /* Sample period of a counter that only counts: rarely interrupts. */
 #define MG_COUNT_ONLY_PERIOD	BIT_ULL(62)
-#define MG_UNLIMITED		U64_MAX
 /* Consecutive zero-count periods after which status warns. */
 #define MG_ZERO_WARN_PERIODS	1000
-
-/* What a counter counts; type/config as in struct perf_event_attr. */
-struct mg_event_spec {
-	bool none;
-	u32 type;
-	u64 config;
-};
-
-enum mg_budget_kind { MG_BUDGET_UNLIMITED, MG_BUDGET_MBPS, MG_BUDGET_EVENTS };
-
-/* A configured budget: MB/s (2^20 bytes/s) or events per period. */
-struct mg_budget {
-	enum mg_budget_kind kind;
-	u64 value;
-};
 
 struct mg_stats {
 	u64 periods;
@@ -75,6 +62,7 @@ enum {
 	MG_WORK_OVERFLOW,	/* a counter reached its budget */
 };
 
+/* One CPU's regulation state; regulate.c's table says who touches what. */
 struct mg_cpu {
 	unsigned int cpu;
 	/*
@@ -113,7 +101,7 @@ struct mg_cpu {
 
 DECLARE_PER_CPU(struct mg_cpu, mg_cpus);
 
-/* Global configuration, written under mg_config_lock. */
+/* Global configuration, written under mg_config_lock (config.c). */
 struct mg_config {
 	bool enabled;
 	bool reclaim;
@@ -128,35 +116,57 @@ struct mg_config {
 
 extern struct mg_config mg_config;
 extern struct mutex mg_config_lock;
-extern const char *const mg_slot_name[MG_NR_SLOTS];
 
-/* event.c */
-int mg_event_parse(const char *str, struct mg_event_spec *spec);
-int mg_event_format(const struct mg_event_spec *spec, char *buf, size_t len);
-void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec);
-struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
-				     unsigned int cpu,
-				     perf_overflow_handler_t handler);
-
-/* main.c; callers hold cpus_read_lock() and mg_config_lock. */
+/* config.c; the setters' callers hold mg_lock(). */
+void mg_lock(void);
+void mg_unlock(void);
+int mg_cpulist_parse(const char *str, struct cpumask *mask);
+int mg_check_cpus(const struct cpumask *mask, const struct cpumask *allowed);
 int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
 		 unsigned int *failed_cpu);
 void mg_set_budget(unsigned int cpu, enum mg_slot slot,
 		   const struct mg_budget *budget);
+int mg_set_budget_list(const char *text, const struct cpumask *allowed,
+		       const char **why);
 void mg_set_critical(unsigned int cpu, bool critical);
 void mg_set_period(u32 period_us);
 void mg_set_enabled(bool enabled);
+void mg_set_reclaim(bool reclaim);
+void mg_set_line_size(u32 line_size);
 int mg_set_hold_priority(u32 prio);
 void mg_reset_stats(unsigned int cpu);
-u64 mg_budget_events(const struct mg_budget *budget, u64 period_us,
-		     u32 line_size);
-int mg_budget_parse(const char *str, struct mg_budget *budget);
-int mg_budget_format(const struct mg_budget *budget, char *buf, size_t len);
+
+/* cpu.c */
+int mg_thread_set_priority(struct task_struct *thread, u32 prio);
+int mg_cpus_start(void);
+void mg_cpus_stop(void);
+
+/* counter.c */
+void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec);
+struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
+				     unsigned int cpu);
+int mg_event_probe(const struct mg_event_spec *spec, unsigned int *failed_cpu);
+
+/* regulate.c */
+void mg_regulate_init(void);
+void mg_update_armed(struct mg_cpu *mc, bool force);
+void mg_overflow_handler(struct perf_event *event,
+			 struct perf_sample_data *data, struct pt_regs *regs);
+int mg_thread_should_run(unsigned int cpu);
+void mg_thread_fn(unsigned int cpu);
+
+/* period.c; all but mg_timebase_set() run in the holder thread. */
+void mg_timebase_set(u32 period_us);
+void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit);
+void mg_resync(struct mg_cpu *mc);
+void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim);
+
+/* reclaim.c; callers hold the CPU's mg_cpu.lock. */
+u64 mg_reclaim_donate(struct mg_cpu *mc, enum mg_slot slot, u64 budget);
+u64 mg_reclaim_take(struct mg_cpu *mc, enum mg_slot slot, u64 used);
 
 /* sysfs.c */
-int mg_params_apply(const char *budgets, const char *critical);
 int mg_sysfs_init(void);
 void mg_sysfs_exit(void);
-void mg_cmd_status(const char *fmt, ...) __printf(1, 2);
 
 #endif /* MEMGUARD_H */

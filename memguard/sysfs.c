@@ -1,26 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memguard sysfs interface: /sys/kernel/memguard/ and its cpuN/ folders
- * (Documentation/ABI/testing/sysfs-kernel-memguard). Every write passes
- * mg_attr_store(), which applies the rule of <colorguard/user_text.h>, and
- * is then parsed and checked completely before anything changes; a
- * rejected write returns an errno, changes nothing and explains itself in
- * last_cmd_status.
+ * memguard's sysfs tree: /sys/kernel/memguard/ and its cpuN/ folders
+ * (Documentation/ABI/testing/sysfs-kernel-memguard), last_cmd_status, and
+ * the one path every read and every write of a memguard file takes. A
+ * write passes the rule of <colorguard/user_text.h>, is parsed and checked
+ * completely before anything changes, and says in last_cmd_status what it
+ * did; a rejected write returns an errno and changes nothing. The files
+ * are in sysfs_global.c and sysfs_cpu.c.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/cpu.h>
-#include <linux/cpumask.h>
+#include <linux/err.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include <colorguard/user_text.h>
 
-#include "memguard.h"
-
-#define MG_CMD_LEN	160
+#include "sysfs.h"
 
 static char mg_last_cmd[MG_CMD_LEN] = "ok";
 static struct kobject *mg_kobj;
@@ -32,13 +27,8 @@ struct mg_cpu_kobj {
 
 static struct mg_cpu_kobj **mg_cpu_kobjs;
 
-/**
- * mg_cmd_status() - say what the last command did, for last_cmd_status
- * @fmt: printf format of the one-line reason
- *
- * Caller holds mg_config_lock.
- */
-void mg_cmd_status(const char *fmt, ...)
+/* Caller holds mg_config_lock. */
+static __printf(1, 2) void mg_cmd_status(const char *fmt, ...)
 {
 	va_list args;
 
@@ -47,295 +37,8 @@ void mg_cmd_status(const char *fmt, ...)
 	va_end(args);
 }
 
-static void mg_lock(void)
-{
-	cpus_read_lock();
-	mutex_lock(&mg_config_lock);
-}
-
-static void mg_unlock(void)
-{
-	mutex_unlock(&mg_config_lock);
-	cpus_read_unlock();
-}
-
-/*
- * A copy of a sysfs write without its trailing newline (mg_attr_store()
- * has made sure there is no other newline and no NUL).
- */
-static char *mg_input(const char *buf, size_t count)
-{
-	if (count && buf[count - 1] == '\n')
-		count--;
-	return kstrndup(buf, count, GFP_KERNEL);
-}
-
-/* cpulist_parse() with ERANGE, not EOVERFLOW, for a number too large. */
-static int mg_cpulist_parse(const char *str, struct cpumask *mask)
-{
-	int ret = cpulist_parse(str, mask);
-
-	return ret == -EOVERFLOW ? -ERANGE : ret;
-}
-
-/**
- * mg_budget_parse() - one budget: "unlimited", MB/s or "events:N"
- * @str: the text
- * @budget: the result
- *
- * Return: 0, kstrtou64()'s error for a bad number, -ERANGE for 0 or a
- * value above CG_MBPS_MAX (MG_EVENTS_MAX for events).
- */
-int mg_budget_parse(const char *str, struct mg_budget *budget)
-{
-	u64 value, max = CG_MBPS_MAX;
-	enum mg_budget_kind kind = MG_BUDGET_MBPS;
-	int ret;
-
-	if (!strcmp(str, "unlimited")) {
-		*budget = (struct mg_budget){ .kind = MG_BUDGET_UNLIMITED };
-		return 0;
-	}
-	if (str_has_prefix(str, "events:")) {
-		str += strlen("events:");
-		kind = MG_BUDGET_EVENTS;
-		max = MG_EVENTS_MAX;
-	}
-	ret = kstrtou64(str, 10, &value);
-	if (ret)
-		return ret;
-	if (!value || value > max)
-		return -ERANGE;
-	*budget = (struct mg_budget){ .kind = kind, .value = value };
-	return 0;
-}
-
-/**
- * mg_budget_format() - a budget as mg_budget_parse() reads it back
- * @budget: the budget
- * @buf: the text
- * @len: bytes of @buf
- *
- * Return: the length written (scnprintf()).
- */
-int mg_budget_format(const struct mg_budget *budget, char *buf, size_t len)
-{
-	switch (budget->kind) {
-	case MG_BUDGET_MBPS:
-		return scnprintf(buf, len, "%llu", budget->value);
-	case MG_BUDGET_EVENTS:
-		return scnprintf(buf, len, "events:%llu", budget->value);
-	default:
-		return scnprintf(buf, len, "unlimited");
-	}
-}
-
-/* -ERANGE for a CPU that cannot exist, -ENODEV for one that is offline. */
-static int mg_check_cpus(const struct cpumask *mask,
-			 const struct cpumask *allowed)
-{
-	if (!cpumask_subset(mask, cpu_possible_mask))
-		return -ERANGE;
-	if (!cpumask_subset(mask, allowed))
-		return -ENODEV;
-	return 0;
-}
-
-/*
- * "CPUS:READ[,WRITE] ..." (WRITE defaults to READ). With @apply false only
- * checks; CPUs named twice are an error. Caller holds mg_config_lock.
- */
-static int mg_budgets_parse(const char *str, const struct cpumask *allowed,
-			    bool apply, const char **why)
-{
-	struct mg_budget b[MG_NR_SLOTS];
-	cpumask_var_t mask, seen;
-	char *copy, *cursor, *tok, *rest, *comma;
-	unsigned int cpu, tokens = 0;
-	int ret = 0;
-
-	copy = kstrdup(str, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
-		kfree(copy);
-		return -ENOMEM;
-	}
-	if (!zalloc_cpumask_var(&seen, GFP_KERNEL)) {
-		free_cpumask_var(mask);
-		kfree(copy);
-		return -ENOMEM;
-	}
-	*why = "expected CPUS:READ[,WRITE] (MB/s, events:N or unlimited)";
-	cursor = copy;
-	while ((tok = strsep(&cursor, " \t\n")) != NULL) {
-		if (!*tok)
-			continue;
-		tokens++;
-		rest = strchr(tok, ':');
-		if (!rest) {
-			ret = -EINVAL;
-			break;
-		}
-		*rest++ = '\0';
-		comma = strchr(rest, ',');
-		if (comma)
-			*comma++ = '\0';
-		ret = mg_cpulist_parse(tok, mask);
-		if (!ret && cpumask_empty(mask))
-			ret = -EINVAL;
-		if (ret) {
-			*why = ret == -ERANGE ? "no such CPU" : "bad CPU list";
-			break;
-		}
-		ret = mg_check_cpus(mask, allowed);
-		if (ret) {
-			*why = ret == -ENODEV ? "CPU offline" : "no such CPU";
-			break;
-		}
-		if (cpumask_intersects(mask, seen)) {
-			*why = "CPU named twice";
-			ret = -EINVAL;
-			break;
-		}
-		cpumask_or(seen, seen, mask);
-		ret = mg_budget_parse(rest, &b[MG_READ]);
-		if (!ret)
-			ret = mg_budget_parse(comma ? comma : rest, &b[MG_WRITE]);
-		if (ret) {
-			*why = ret == -ERANGE ?
-				"budget out of range (MB/s 1..1000000, events 1..2^48)" :
-				"budget is not a number, events:N or unlimited";
-			break;
-		}
-		if (apply)
-			for_each_cpu(cpu, mask) {
-				mg_set_budget(cpu, MG_READ, &b[MG_READ]);
-				mg_set_budget(cpu, MG_WRITE, &b[MG_WRITE]);
-			}
-	}
-	if (!ret && !tokens) {
-		*why = "nothing to set";
-		ret = -EINVAL;
-	}
-	free_cpumask_var(seen);
-	free_cpumask_var(mask);
-	kfree(copy);
-	return ret;
-}
-
-/**
- * mg_params_apply() - the critical= and budgets= module parameters
- * @critical: a CPU list, or NULL
- * @budgets: "CPUS:READ[,WRITE] ...", or NULL
- *
- * For any possible CPU, at load; a bad value is logged with its reason.
- *
- * Return: 0, -ENOMEM, or the parse error (-EINVAL, -ERANGE, -ENODEV).
- */
-int mg_params_apply(const char *budgets, const char *critical)
-{
-	cpumask_var_t mask;
-	const char *why;
-	unsigned int cpu;
-	int ret = 0;
-
-	mutex_lock(&mg_config_lock);
-	if (critical) {
-		if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		ret = mg_cpulist_parse(critical, mask);
-		if (!ret)
-			ret = mg_check_cpus(mask, cpu_possible_mask);
-		if (!ret)
-			for_each_cpu(cpu, mask)
-				mg_set_critical(cpu, true);
-		free_cpumask_var(mask);
-		if (ret) {
-			pr_err("critical=%s: bad CPU list\n", critical);
-			goto out;
-		}
-	}
-	if (budgets) {
-		ret = mg_budgets_parse(budgets, cpu_possible_mask, false, &why);
-		if (!ret)
-			mg_budgets_parse(budgets, cpu_possible_mask, true, &why);
-		else
-			pr_err("budgets=%s: %s\n", budgets, why);
-	}
-out:
-	mutex_unlock(&mg_config_lock);
-	return ret;
-}
-
-/* Global files */
-
-static ssize_t status_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
-{
-	char name[48];
-	unsigned int cpu;
-	bool any_event = false, any_armed = false, default_missing = false;
-	int len = 0, s;
-
-	mg_lock();
-	for (s = 0; s < MG_NR_SLOTS; s++) {
-		any_event |= !mg_config.event[s].none;
-		default_missing |= mg_config.default_err[s] != 0;
-	}
-	for_each_online_cpu(cpu)
-		any_armed |= per_cpu_ptr(&mg_cpus, cpu)->armed;
-
-	if (!mg_config.enabled) {
-		len += sysfs_emit_at(buf, len, "disabled: switched off (enable is 0)\n");
-	} else if (!any_event && default_missing) {
-		len += sysfs_emit_at(buf, len,
-				     "disabled: hardware events unavailable: configure a software event (e.g. echo sw:cpu-clock > read_event)\n");
-	} else if (!any_event) {
-		len += sysfs_emit_at(buf, len,
-				     "disabled: no event configured (read_event and write_event are none)\n");
-	} else if (!any_armed) {
-		len += sysfs_emit_at(buf, len,
-				     "enabled: no CPU armed (budgets unlimited or CPUs critical)\n");
-	} else {
-		len += sysfs_emit_at(buf, len, "enabled: regulating CPUs ");
-		for_each_online_cpu(cpu)
-			if (per_cpu_ptr(&mg_cpus, cpu)->armed)
-				len += sysfs_emit_at(buf, len, "%u ", cpu);
-		len--;
-		len += sysfs_emit_at(buf, len, "\n");
-	}
-	for (s = 0; s < MG_NR_SLOTS; s++) {
-		if (!mg_config.default_err[s])
-			continue;
-		mg_event_format(&mg_config.default_event[s], name, sizeof(name));
-		len += sysfs_emit_at(buf, len, "%s: default event %s unavailable: %pe\n",
-				     mg_slot_name[s], name,
-				     ERR_PTR(mg_config.default_err[s]));
-	}
-	for_each_online_cpu(cpu) {
-		struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
-
-		for (s = 0; s < MG_NR_SLOTS; s++) {
-			if (mc->event_err[s])
-				len += sysfs_emit_at(buf, len, "cpu%u: no %s counter: %pe\n",
-						     cpu, mg_slot_name[s],
-						     ERR_PTR(mc->event_err[s]));
-			if (READ_ONCE(mc->zero_periods[s]) >= MG_ZERO_WARN_PERIODS)
-				len += sysfs_emit_at(buf, len,
-						     "cpu%u: %s event counted nothing for %llu periods: the PMU may not implement it\n",
-						     cpu, mg_slot_name[s],
-						     READ_ONCE(mc->zero_periods[s]));
-		}
-	}
-	mg_unlock();
-	return len;
-}
-
-static ssize_t last_cmd_status_show(struct kobject *kobj,
-				    struct kobj_attribute *attr, char *buf)
+static ssize_t mg_last_cmd_status_show(const struct mg_file *file,
+				       unsigned int cpu, char *buf)
 {
 	ssize_t len;
 
@@ -345,434 +48,96 @@ static ssize_t last_cmd_status_show(struct kobject *kobj,
 	return len;
 }
 
-static ssize_t enable_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
-{
-	return sysfs_emit(buf, "%d\n", READ_ONCE(mg_config.enabled));
-}
+MG_FILE_RO(mg_file_last_cmd_status, "last_cmd_status", MG_READ,
+	   mg_last_cmd_status_show);
 
-static ssize_t enable_store(struct kobject *kobj, struct kobj_attribute *attr,
-			    const char *buf, size_t count)
-{
-	bool on;
-	int ret = cg_user_bool(buf, count, &on);
-
-	mg_lock();
-	if (ret) {
-		mg_cmd_status("enable: expected 0 or 1");
-	} else {
-		mg_set_enabled(on);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static ssize_t reclaim_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "%d\n", READ_ONCE(mg_config.reclaim));
-}
-
-static ssize_t reclaim_store(struct kobject *kobj, struct kobj_attribute *attr,
-			     const char *buf, size_t count)
-{
-	bool on;
-	int ret = cg_user_bool(buf, count, &on);
-
-	mg_lock();
-	if (ret) {
-		mg_cmd_status("reclaim: expected 0 or 1");
-	} else {
-		WRITE_ONCE(mg_config.reclaim, on);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static ssize_t period_us_show(struct kobject *kobj, struct kobj_attribute *attr,
-			      char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mg_config.period_us));
-}
-
-static ssize_t period_us_store(struct kobject *kobj, struct kobj_attribute *attr,
-			       const char *buf, size_t count)
-{
-	u32 us;
-	int ret = kstrtou32(buf, 10, &us);
-
-	if (!ret && (us < CG_PERIOD_US_MIN || us > CG_PERIOD_US_MAX))
-		ret = -ERANGE;
-	mg_lock();
-	if (ret) {
-		mg_cmd_status("period_us: expected %u..%u microseconds",
-			      CG_PERIOD_US_MIN, CG_PERIOD_US_MAX);
-	} else {
-		mg_set_period(us);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static ssize_t line_size_show(struct kobject *kobj, struct kobj_attribute *attr,
-			      char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mg_config.line_size));
-}
-
-static ssize_t line_size_store(struct kobject *kobj, struct kobj_attribute *attr,
-			       const char *buf, size_t count)
-{
-	u32 size;
-	int ret = kstrtou32(buf, 10, &size);
-
-	if (!ret && (size < CG_LINE_SIZE_MIN || size > CG_LINE_SIZE_MAX))
-		ret = -ERANGE;
-	else if (!ret && !is_power_of_2(size))
-		ret = -EINVAL;
-	mg_lock();
-	if (ret) {
-		mg_cmd_status("line_size: expected a power of two, %u..%u bytes",
-			      CG_LINE_SIZE_MIN, CG_LINE_SIZE_MAX);
-	} else {
-		WRITE_ONCE(mg_config.line_size, size);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static ssize_t hold_priority_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mg_config.hold_priority));
-}
-
-static ssize_t hold_priority_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
-				   const char *buf, size_t count)
-{
-	u32 prio;
-	int ret = kstrtou32(buf, 10, &prio);
-
-	if (!ret && (prio < MG_HOLD_PRIO_MIN || prio > MG_HOLD_PRIO_MAX))
-		ret = -ERANGE;
-	mg_lock();
-	if (ret) {
-		mg_cmd_status("hold_priority: expected a SCHED_FIFO priority, %u..%u",
-			      MG_HOLD_PRIO_MIN, MG_HOLD_PRIO_MAX);
-	} else {
-		ret = mg_set_hold_priority(prio);
-		if (ret)
-			mg_cmd_status("hold_priority: %pe; old kept",
-				      ERR_PTR(ret));
-		else
-			mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static ssize_t mg_event_show(enum mg_slot slot, char *buf)
-{
-	char name[48];
-
-	mutex_lock(&mg_config_lock);
-	mg_event_format(&mg_config.event[slot], name, sizeof(name));
-	mutex_unlock(&mg_config_lock);
-	return sysfs_emit(buf, "%s\n", name);
-}
-
-static ssize_t mg_event_store(enum mg_slot slot, const char *buf, size_t count)
-{
-	struct mg_event_spec spec;
-	unsigned int cpu = 0;
-	char *in = mg_input(buf, count);
-	int ret;
-
-	if (!in)
-		return -ENOMEM;
-	ret = mg_event_parse(in, &spec);
-	mg_lock();
-	if (ret == -ERANGE) {
-		mg_cmd_status("%s_event: '%.40s': raw event number above 64 bits",
-			      mg_slot_name[slot], in);
-	} else if (ret) {
-		mg_cmd_status("%s_event: '%.40s' is not an event (name, raw:N, sw:NAME or none)",
-			      mg_slot_name[slot], in);
-	} else {
-		ret = mg_set_event(slot, &spec, &cpu);
-		if (ret)
-			mg_cmd_status("%s_event: %.40s: counter on CPU%u failed: %pe; old kept",
-				      mg_slot_name[slot], in, cpu, ERR_PTR(ret));
-		else
-			mg_cmd_status("ok");
-	}
-	mg_unlock();
-	kfree(in);
-	return ret ?: count;
-}
-
-static ssize_t read_event_show(struct kobject *kobj, struct kobj_attribute *attr,
-			       char *buf)
-{
-	return mg_event_show(MG_READ, buf);
-}
-
-static ssize_t read_event_store(struct kobject *kobj, struct kobj_attribute *attr,
-				const char *buf, size_t count)
-{
-	return mg_event_store(MG_READ, buf, count);
-}
-
-static ssize_t write_event_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
-{
-	return mg_event_show(MG_WRITE, buf);
-}
-
-static ssize_t write_event_store(struct kobject *kobj,
-				 struct kobj_attribute *attr, const char *buf,
-				 size_t count)
-{
-	return mg_event_store(MG_WRITE, buf, count);
-}
-
-static bool mg_same_budgets(unsigned int a, unsigned int b)
-{
-	struct mg_cpu *ma = per_cpu_ptr(&mg_cpus, a);
-	struct mg_cpu *mb = per_cpu_ptr(&mg_cpus, b);
-	int s;
-
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (ma->budget[s].kind != mb->budget[s].kind ||
-		    ma->budget[s].value != mb->budget[s].value)
-			return false;
-	return true;
-}
-
-/* Groups of CPUs with equal budgets, in the syntax the file accepts. */
-static ssize_t budgets_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	char r[32], w[32];
-	cpumask_var_t left, group;
-	unsigned int cpu, other;
-	int len = 0;
-
-	if (!zalloc_cpumask_var(&left, GFP_KERNEL))
-		return -ENOMEM;
-	if (!zalloc_cpumask_var(&group, GFP_KERNEL)) {
-		free_cpumask_var(left);
-		return -ENOMEM;
-	}
-	mutex_lock(&mg_config_lock);
-	cpumask_copy(left, cpu_possible_mask);
-	while ((cpu = cpumask_first(left)) < nr_cpu_ids) {
-		struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
-
-		cpumask_clear(group);
-		for_each_cpu(other, left)
-			if (mg_same_budgets(cpu, other))
-				cpumask_set_cpu(other, group);
-		cpumask_andnot(left, left, group);
-		mg_budget_format(&mc->budget[MG_READ], r, sizeof(r));
-		mg_budget_format(&mc->budget[MG_WRITE], w, sizeof(w));
-		len += sysfs_emit_at(buf, len, "%s%*pbl:%s,%s", len ? " " : "",
-				     cpumask_pr_args(group), r, w);
-	}
-	mutex_unlock(&mg_config_lock);
-	len += sysfs_emit_at(buf, len, "\n");
-	free_cpumask_var(group);
-	free_cpumask_var(left);
-	return len;
-}
-
-static ssize_t budgets_store(struct kobject *kobj, struct kobj_attribute *attr,
-			     const char *buf, size_t count)
-{
-	char *in = mg_input(buf, count);
-	const char *why;
-	int ret;
-
-	if (!in)
-		return -ENOMEM;
-	mg_lock();
-	ret = mg_budgets_parse(in, cpu_online_mask, false, &why);
-	if (ret) {
-		mg_cmd_status("budgets: %s", why);
-	} else {
-		mg_budgets_parse(in, cpu_online_mask, true, &why);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	kfree(in);
-	return ret ?: count;
-}
-
-static ssize_t critical_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
-{
-	cpumask_var_t mask;
-	unsigned int cpu;
-	ssize_t len;
-
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return -ENOMEM;
-	mutex_lock(&mg_config_lock);
-	for_each_possible_cpu(cpu)
-		if (per_cpu_ptr(&mg_cpus, cpu)->critical)
-			cpumask_set_cpu(cpu, mask);
-	mutex_unlock(&mg_config_lock);
-	len = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(mask));
-	free_cpumask_var(mask);
-	return len;
-}
-
-/* The listed online CPUs become critical, the other online CPUs do not. */
-static ssize_t critical_store(struct kobject *kobj, struct kobj_attribute *attr,
-			      const char *buf, size_t count)
-{
-	cpumask_var_t mask;
-	unsigned int cpu;
-	char *in;
-	int ret;
-
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return -ENOMEM;
-	in = mg_input(buf, count);
-	if (!in) {
-		free_cpumask_var(mask);
-		return -ENOMEM;
-	}
-	ret = mg_cpulist_parse(in, mask);
-	/* Only "" or a lone newline clears: ",", " " are no empty list. */
-	if (!ret && *in && cpumask_empty(mask))
-		ret = -EINVAL;
-	mg_lock();
-	if (!ret)
-		ret = mg_check_cpus(mask, cpu_online_mask);
-	if (ret) {
-		mg_cmd_status("critical: %s",
-			      ret == -ENODEV ? "CPU offline" :
-			      ret == -ERANGE ? "no such CPU" : "bad CPU list");
-	} else {
-		for_each_online_cpu(cpu)
-			mg_set_critical(cpu, cpumask_test_cpu(cpu, mask));
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	kfree(in);
-	free_cpumask_var(mask);
-	return ret ?: count;
-}
-
-static ssize_t reset_stats_store(struct kobject *kobj,
-				 struct kobj_attribute *attr, const char *buf,
-				 size_t count)
-{
-	unsigned int cpu;
-	bool reset;
-	int ret = cg_user_bool(buf, count, &reset);
-
-	if (!ret && !reset)
-		ret = -EINVAL;
-	mg_lock();
-	if (ret) {
-		mg_cmd_status("reset_stats: write 1");
-	} else {
-		for_each_possible_cpu(cpu)
-			mg_reset_stats(cpu);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static struct kobj_attribute mg_attr_status = __ATTR_RO(status);
-static struct kobj_attribute mg_attr_last_cmd_status = __ATTR_RO(last_cmd_status);
-static struct kobj_attribute mg_attr_enable = __ATTR_RW(enable);
-static struct kobj_attribute mg_attr_reclaim = __ATTR_RW(reclaim);
-static struct kobj_attribute mg_attr_period_us = __ATTR_RW(period_us);
-static struct kobj_attribute mg_attr_line_size = __ATTR_RW(line_size);
-static struct kobj_attribute mg_attr_hold_priority = __ATTR_RW(hold_priority);
-static struct kobj_attribute mg_attr_read_event = __ATTR_RW(read_event);
-static struct kobj_attribute mg_attr_write_event = __ATTR_RW(write_event);
-static struct kobj_attribute mg_attr_budgets = __ATTR_RW(budgets);
-static struct kobj_attribute mg_attr_critical = __ATTR_RW(critical);
-static struct kobj_attribute mg_attr_reset_stats = __ATTR_WO(reset_stats);
-
-static struct attribute *mg_attrs[] = {
-	&mg_attr_status.attr,
-	&mg_attr_last_cmd_status.attr,
-	&mg_attr_enable.attr,
-	&mg_attr_reclaim.attr,
-	&mg_attr_period_us.attr,
-	&mg_attr_line_size.attr,
-	&mg_attr_hold_priority.attr,
-	&mg_attr_read_event.attr,
-	&mg_attr_write_event.attr,
-	&mg_attr_budgets.attr,
-	&mg_attr_critical.attr,
-	&mg_attr_reset_stats.attr,
+static struct attribute *mg_status_attrs[] = {
+	&mg_file_last_cmd_status.attr,
 	NULL,
 };
 
-static const struct attribute_group mg_group = {
-	.attrs = mg_attrs,
+static const struct attribute_group mg_status_group = {
+	.attrs = mg_status_attrs,
 };
 
-/* Per-CPU files */
+static const struct attribute_group *mg_groups[] = {
+	&mg_status_group,
+	&mg_global_group,
+	NULL,
+};
 
+/* The CPU of a cpuN/ folder; 0 for the top folder's files. */
 static unsigned int mg_kobj_cpu(struct kobject *kobj)
 {
+	if (kobj == mg_kobj)
+		return 0;
 	return container_of(kobj, struct mg_cpu_kobj, kobj)->cpu;
 }
 
-static ssize_t mg_attr_show(struct kobject *kobj, struct attribute *attr,
+static ssize_t mg_file_show(struct kobject *kobj, struct attribute *attr,
 			    char *buf)
 {
-	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
+	const struct mg_file *file = container_of(attr, struct mg_file, attr);
 
-	return ka->show ? ka->show(kobj, ka, buf) : -EIO;
+	return file->show ? file->show(file, mg_kobj_cpu(kobj), buf) : -EIO;
 }
 
 /*
- * Every store of /sys/kernel/memguard/ and its cpuN/ folders comes through
- * here, so no file can miss the rule of <colorguard/user_text.h> (length,
- * NUL, one line).
+ * Every write of every memguard file: the text rule (length, NUL, one
+ * line), then parse -> lock -> apply -> last_cmd_status -> unlock.
  */
-static ssize_t mg_attr_store(struct kobject *kobj, struct attribute *attr,
+static ssize_t mg_file_store(struct kobject *kobj, struct attribute *attr,
 			     const char *buf, size_t count)
 {
-	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
+	const struct mg_file *file = container_of(attr, struct mg_file, attr);
+	struct mg_write w = { .cpu = mg_kobj_cpu(kobj), .slot = file->slot };
 	char dir[16] = "";
+	size_t len = count;
 	const char *why;
 	int ret;
 
-	if (!ka->store)
+	if (!file->apply)
 		return -EIO;
-	ret = cg_user_text_check(buf, count, CG_SYSFS_TEXT_MAX, &why);
-	if (!ret)
-		return ka->store(kobj, ka, buf, count);
 	if (kobj != mg_kobj)
-		snprintf(dir, sizeof(dir), "cpu%u/", mg_kobj_cpu(kobj));
-	mutex_lock(&mg_config_lock);
-	if (ret == -E2BIG)
-		mg_cmd_status("%s%s: write longer than %lu bytes", dir,
-			      attr->name, CG_SYSFS_TEXT_MAX);
+		snprintf(dir, sizeof(dir), "cpu%u/", w.cpu);
+	ret = cg_user_text_check(buf, count, CG_SYSFS_TEXT_MAX, &why);
+	if (ret) {
+		mutex_lock(&mg_config_lock);
+		if (ret == -E2BIG)
+			mg_cmd_status("%s%s: write longer than %lu bytes", dir,
+				      attr->name, CG_SYSFS_TEXT_MAX);
+		else
+			mg_cmd_status("%s%s: %s", dir, attr->name, why);
+		mutex_unlock(&mg_config_lock);
+		return ret;
+	}
+	/* The check left no newline but the last one. */
+	if (len && buf[len - 1] == '\n')
+		len--;
+	w.in = kstrndup(buf, len, GFP_KERNEL);
+	if (!w.in)
+		return -ENOMEM;
+
+	ret = file->parse ? file->parse(&w) : 0;
+	mg_lock();
+	if (!ret)
+		ret = file->apply(&w);
+	if (ret && !w.why[0])
+		mg_why(&w, "%pe", ERR_PTR(ret));
+	if (ret)
+		mg_cmd_status("%s%s: %s", dir, attr->name, w.why);
 	else
-		mg_cmd_status("%s%s: %s", dir, attr->name, why);
-	mutex_unlock(&mg_config_lock);
-	return ret;
+		mg_cmd_status("ok");
+	mg_unlock();
+
+	free_cpumask_var(w.cpus);
+	kfree(w.in);
+	return ret ?: count;
 }
 
 static const struct sysfs_ops mg_sysfs_ops = {
-	.show = mg_attr_show,
-	.store = mg_attr_store,
+	.show = mg_file_show,
+	.store = mg_file_store,
 };
 
 static void mg_kobj_release(struct kobject *kobj)
@@ -784,218 +149,6 @@ static const struct kobj_type mg_ktype = {
 	.release = mg_kobj_release,
 	.sysfs_ops = &mg_sysfs_ops,
 };
-
-static ssize_t mg_budget_show(struct kobject *kobj, enum mg_slot slot,
-			      char *buf)
-{
-	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, mg_kobj_cpu(kobj));
-	char text[32];
-
-	mutex_lock(&mg_config_lock);
-	mg_budget_format(&mc->budget[slot], text, sizeof(text));
-	mutex_unlock(&mg_config_lock);
-	return sysfs_emit(buf, "%s\n", text);
-}
-
-static ssize_t mg_budget_store(struct kobject *kobj, enum mg_slot slot,
-			       const char *buf, size_t count)
-{
-	unsigned int cpu = mg_kobj_cpu(kobj);
-	struct mg_budget budget;
-	char *in = mg_input(buf, count);
-	int ret;
-
-	if (!in)
-		return -ENOMEM;
-	ret = mg_budget_parse(in, &budget);
-	mg_lock();
-	if (!ret && !cpu_online(cpu))
-		ret = -ENODEV;
-	if (ret == -ENODEV)
-		mg_cmd_status("cpu%u/%s_budget: CPU offline", cpu,
-			      mg_slot_name[slot]);
-	else if (ret == -ERANGE)
-		mg_cmd_status("cpu%u/%s_budget: out of range (MB/s 1..1000000, events 1..2^48)",
-			      cpu, mg_slot_name[slot]);
-	else if (ret)
-		mg_cmd_status("cpu%u/%s_budget: '%.40s' is not MB/s, events:N or unlimited",
-			      cpu, mg_slot_name[slot], in);
-	if (!ret) {
-		mg_set_budget(cpu, slot, &budget);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	kfree(in);
-	return ret ?: count;
-}
-
-static ssize_t mg_budget_events_show(struct kobject *kobj, enum mg_slot slot,
-				     char *buf)
-{
-	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, mg_kobj_cpu(kobj));
-	u64 events;
-
-	mutex_lock(&mg_config_lock);
-	events = mg_budget_events(&mc->budget[slot], mg_config.period_us,
-				  mg_config.line_size);
-	mutex_unlock(&mg_config_lock);
-	if (events == MG_UNLIMITED)
-		return sysfs_emit(buf, "unlimited\n");
-	return sysfs_emit(buf, "%llu\n", events);
-}
-
-static ssize_t read_budget_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
-{
-	return mg_budget_show(kobj, MG_READ, buf);
-}
-
-static ssize_t read_budget_store(struct kobject *kobj,
-				 struct kobj_attribute *attr, const char *buf,
-				 size_t count)
-{
-	return mg_budget_store(kobj, MG_READ, buf, count);
-}
-
-static ssize_t write_budget_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return mg_budget_show(kobj, MG_WRITE, buf);
-}
-
-static ssize_t write_budget_store(struct kobject *kobj,
-				  struct kobj_attribute *attr, const char *buf,
-				  size_t count)
-{
-	return mg_budget_store(kobj, MG_WRITE, buf, count);
-}
-
-static ssize_t read_budget_events_show(struct kobject *kobj,
-				       struct kobj_attribute *attr, char *buf)
-{
-	return mg_budget_events_show(kobj, MG_READ, buf);
-}
-
-static ssize_t write_budget_events_show(struct kobject *kobj,
-					struct kobj_attribute *attr, char *buf)
-{
-	return mg_budget_events_show(kobj, MG_WRITE, buf);
-}
-
-static ssize_t cpu_critical_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, mg_kobj_cpu(kobj));
-
-	return sysfs_emit(buf, "%d\n", READ_ONCE(mc->critical));
-}
-
-static ssize_t cpu_critical_store(struct kobject *kobj,
-				  struct kobj_attribute *attr, const char *buf,
-				  size_t count)
-{
-	unsigned int cpu = mg_kobj_cpu(kobj);
-	bool crit;
-	int ret = cg_user_bool(buf, count, &crit);
-
-	mg_lock();
-	if (!ret && !cpu_online(cpu))
-		ret = -ENODEV;
-	if (ret) {
-		mg_cmd_status("cpu%u/critical: %s", cpu,
-			      ret == -ENODEV ? "CPU offline" : "expected 0 or 1");
-	} else {
-		mg_set_critical(cpu, crit);
-		mg_cmd_status("ok");
-	}
-	mg_unlock();
-	return ret ?: count;
-}
-
-static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, mg_kobj_cpu(kobj));
-
-	return sysfs_emit(buf, "%d\n", READ_ONCE(mc->armed));
-}
-
-static struct kobj_attribute mg_attr_read_budget = __ATTR_RW(read_budget);
-static struct kobj_attribute mg_attr_write_budget = __ATTR_RW(write_budget);
-static struct kobj_attribute mg_attr_read_budget_events =
-	__ATTR_RO(read_budget_events);
-static struct kobj_attribute mg_attr_write_budget_events =
-	__ATTR_RO(write_budget_events);
-static struct kobj_attribute mg_attr_cpu_critical =
-	__ATTR(critical, 0644, cpu_critical_show, cpu_critical_store);
-static struct kobj_attribute mg_attr_armed = __ATTR_RO(armed);
-
-struct mg_stat_attr {
-	struct kobj_attribute attr;
-	size_t offset;
-};
-
-static ssize_t mg_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, mg_kobj_cpu(kobj));
-	size_t off = container_of(attr, struct mg_stat_attr, attr)->offset;
-
-	return sysfs_emit(buf, "%llu\n",
-			  READ_ONCE(*(u64 *)((char *)&mc->stats + off)));
-}
-
-#define MG_STAT(_name, _field)						\
-	static struct mg_stat_attr mg_stat_##_name = {			\
-		.attr = __ATTR(_name, 0444, mg_stat_show, NULL),	\
-		.offset = offsetof(struct mg_stats, _field),		\
-	}
-
-MG_STAT(periods, periods);
-MG_STAT(throttled_periods, throttled_periods);
-MG_STAT(throttled_ns, throttled_ns);
-MG_STAT(read_used_last, used_last[MG_READ]);
-MG_STAT(write_used_last, used_last[MG_WRITE]);
-MG_STAT(read_used_avg, used_avg[MG_READ]);
-MG_STAT(write_used_avg, used_avg[MG_WRITE]);
-MG_STAT(read_worst_overshoot, worst_overshoot[MG_READ]);
-MG_STAT(write_worst_overshoot, worst_overshoot[MG_WRITE]);
-MG_STAT(spurious_overflows, spurious_overflows);
-MG_STAT(late_boundaries, late_boundaries);
-MG_STAT(reclaim_donated, reclaim_donated);
-MG_STAT(reclaim_taken, reclaim_taken);
-MG_STAT(reclaim_mispredictions, reclaim_mispredictions);
-MG_STAT(boundary_ns_total, boundary_ns_total);
-MG_STAT(boundary_ns_max, boundary_ns_max);
-MG_STAT(boundary_latency_ns_max, boundary_latency_ns_max);
-
-static struct attribute *mg_cpu_attrs[] = {
-	&mg_attr_read_budget.attr,
-	&mg_attr_write_budget.attr,
-	&mg_attr_read_budget_events.attr,
-	&mg_attr_write_budget_events.attr,
-	&mg_attr_cpu_critical.attr,
-	&mg_attr_armed.attr,
-	&mg_stat_periods.attr.attr,
-	&mg_stat_throttled_periods.attr.attr,
-	&mg_stat_throttled_ns.attr.attr,
-	&mg_stat_read_used_last.attr.attr,
-	&mg_stat_write_used_last.attr.attr,
-	&mg_stat_read_used_avg.attr.attr,
-	&mg_stat_write_used_avg.attr.attr,
-	&mg_stat_read_worst_overshoot.attr.attr,
-	&mg_stat_write_worst_overshoot.attr.attr,
-	&mg_stat_spurious_overflows.attr.attr,
-	&mg_stat_late_boundaries.attr.attr,
-	&mg_stat_reclaim_donated.attr.attr,
-	&mg_stat_reclaim_taken.attr.attr,
-	&mg_stat_reclaim_mispredictions.attr.attr,
-	&mg_stat_boundary_ns_total.attr.attr,
-	&mg_stat_boundary_ns_max.attr.attr,
-	&mg_stat_boundary_latency_ns_max.attr.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(mg_cpu);
 
 static void mg_cpu_kobj_release(struct kobject *kobj)
 {
@@ -1023,7 +176,7 @@ void mg_sysfs_exit(void)
 		mg_cpu_kobjs = NULL;
 	}
 	if (mg_kobj) {
-		sysfs_remove_group(mg_kobj, &mg_group);
+		sysfs_remove_groups(mg_kobj, mg_groups);
 		kobject_put(mg_kobj);
 		mg_kobj = NULL;
 	}
@@ -1045,7 +198,7 @@ int mg_sysfs_init(void)
 		return -ENOMEM;
 	ret = kobject_init_and_add(mg_kobj, &mg_ktype, kernel_kobj, "memguard");
 	if (!ret)
-		ret = sysfs_create_group(mg_kobj, &mg_group);
+		ret = sysfs_create_groups(mg_kobj, mg_groups);
 	if (ret) {
 		kobject_put(mg_kobj);
 		mg_kobj = NULL;

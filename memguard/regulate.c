@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memguard's control loop: what runs on a regulated CPU in NMI, in hard
+ * interrupts and in its holder thread, up to the decision to hold the CPU
+ * and the hold itself; and the state all of memguard works on (mg_cpus,
+ * mg_config). The period bookkeeping the thread calls is in period.c.
+ *
+ * Every online CPU has pinned kernel perf counters for a read event (LLC
+ * refills) and a write event (LLC writebacks), a pinned hrtimer that ends
+ * each regulation period at a time common to all CPUs, and a SCHED_FIFO
+ * thread bound to it. A counter's sample period is the CPU's budget, so its
+ * overflow marks exhaustion; the overflow handler (possibly in NMI) only
+ * queues an irq_work, which wakes the thread. The thread does every perf
+ * call (pause, period, enable, disable, read_value) in process context, at
+ * period boundaries and on overflow, and holds an over-budget core in the
+ * real idle loop (play_idle_precise()) until the period ends.
+ *
+ * Who runs what, and what it may touch (mc: the CPU's struct mg_cpu; a
+ * field read outside mc->lock is read with READ_ONCE()):
+ *
+ *  function              context             holds         touches
+ *  --------------------  ------------------  ------------  -----------------
+ *  mg_overflow_handler   PMU overflow: NMI   nothing       reads mc->event[],
+ *                        (x86, arm64 with                  ->armed,
+ *                        pseudo-NMI) or                    ->throttled;
+ *                        hard irq                          set_bit() ->fired;
+ *                                                          queues ->irq_work
+ *  mg_irq_work_fn        hard irq            nothing       mg_kick(): set_bit()
+ *                        (IRQ_WORK_INIT_                   ->work, wakes
+ *                        HARD)                             ->thread
+ *  mg_timer_fn           hard irq (pinned    nothing       mg_kick(); reads
+ *                        HRTIMER_MODE_*_                   ->period_ns
+ *                        HARD)
+ *  mg_thread_should_run  holder thread       nothing       reads ->work
+ *  mg_thread_fn and its  holder thread       mc->lock;     all of *mc; every
+ *  work: mg_resync(),    memguard/N on its   inside it     perf_event_*()
+ *  mg_boundary()         CPU, SCHED_FIFO at  mg_tb_lock    call; reads
+ *  (period.c), mg_over-  hold_priority       (resync), the mg_config's
+ *  flow() (the hold                          reclaim pool  line_size and
+ *  decision)                                 lock          reclaim
+ *  mg_hold               holder thread,      nothing;      ->throttled,
+ *                        idle                then mc->lock ->stats.throttled_ns
+ *  mg_update_armed       config.c, cpu.c:    mg_config_    ->armed; mg_kick()
+ *                        process, any CPU    lock, mc->lock
+ *
+ * Nothing in NMI takes a lock, wakes a task or calls perf; the hard irq
+ * callbacks only set a work bit and wake the thread. Configuration writers
+ * (config.c) and hotplug (cpu.c) change *mc under mc->lock from any CPU.
+ *
+ * What a hold lets through (the ABI document lists it for standard and
+ * PREEMPT_RT kernels): hard interrupts (on standard kernels with the
+ * softirqs run at their exit), NMIs, stop-machine work, SCHED_DEADLINE
+ * tasks and every RT task above the holder's priority, hold_priority
+ * (default 48, below the interrupt threads at SCHED_FIFO 50 and 49, which
+ * must not wait for a period). RT tasks at 49 and above thus escape
+ * regulation unless hold_priority is raised. Work of SCHED_NORMAL threads
+ * (kworkers, ksoftirqd) and of RT threads at or below the holder's
+ * priority waits until the period ends.
+ *
+ * A hold is RT run time: with the default sched_rt_runtime_us (950000 of
+ * 1000000) all RT tasks of a CPU together, the holder included, run at
+ * most 95% of each second, and a throttled CPU runs its SCHED_NORMAL tasks
+ * in the rest; set sched_rt_runtime_us to -1 for budgets below 5%. On
+ * kernels with the fair deadline server (6.12 on) that server gives
+ * SCHED_NORMAL tasks its share (50 ms of each second) in any case.
+ */
+#include <linux/bottom_half.h>
+#include <linux/cpu.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+
+#include "memguard.h"
+
+#define CREATE_TRACE_POINTS
+#include "memguard_trace.h"
+
+/* A hold shorter than this is not worth entering idle for. */
+#define MG_MIN_HOLD_NS		(5 * NSEC_PER_USEC)
+
+DEFINE_PER_CPU(struct mg_cpu, mg_cpus);
+struct mg_config mg_config;
+/* Serialises configuration writers and hotplug callbacks. */
+DEFINE_MUTEX(mg_config_lock);
+
+static void mg_kick(struct mg_cpu *mc, int bit)
+{
+	set_bit(bit, &mc->work);
+	wake_up_process(mc->thread);
+}
+
+/**
+ * mg_overflow_handler() - a counter reached its sample period
+ * @event: the counter
+ * @data: unused
+ * @regs: unused
+ *
+ * May run in NMI: nothing but a flag test and an irq_work.
+ */
+void mg_overflow_handler(struct perf_event *event,
+			 struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct mg_cpu *mc = this_cpu_ptr(&mg_cpus);
+	int s;
+
+	for (s = 0; s < MG_NR_SLOTS; s++)
+		if (READ_ONCE(mc->event[s]) == event)
+			set_bit(s, &mc->fired);
+	if (READ_ONCE(mc->armed) && !READ_ONCE(mc->throttled))
+		irq_work_queue(&mc->irq_work);
+}
+
+static void mg_irq_work_fn(struct irq_work *work)
+{
+	struct mg_cpu *mc = container_of(work, struct mg_cpu, irq_work);
+
+	mg_kick(mc, MG_WORK_OVERFLOW);
+}
+
+/* Period timer, hard irq: end the period, let the thread do the work. */
+static enum hrtimer_restart mg_timer_fn(struct hrtimer *timer)
+{
+	struct mg_cpu *mc = container_of(timer, struct mg_cpu, timer);
+
+	mg_kick(mc, MG_WORK_PERIOD);
+	hrtimer_forward_now(timer, ns_to_ktime(READ_ONCE(mc->period_ns)));
+	return HRTIMER_RESTART;
+}
+
+/**
+ * mg_regulate_init() - every possible CPU's state, before any CPU runs
+ *
+ * Budgets unlimited, the timer and irq_work callbacks set; the CPUs are
+ * started later by cpu.c.
+ */
+void mg_regulate_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
+
+		mc->cpu = cpu;
+		mutex_init(&mc->lock);
+		hrtimer_init(&mc->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_PINNED_HARD);
+		mc->timer.function = mg_timer_fn;
+		mc->irq_work = IRQ_WORK_INIT_HARD(mg_irq_work_fn);
+		mc->budget[MG_READ].kind = MG_BUDGET_UNLIMITED;
+		mc->budget[MG_WRITE].kind = MG_BUDGET_UNLIMITED;
+	}
+}
+
+/**
+ * mg_update_armed() - arm or disarm a CPU after a change
+ * @mc: the CPU
+ * @force: resync even if the armed state stays (a new period)
+ *
+ * A CPU is armed when it is online, regulation is enabled, it is not
+ * critical and a slot with a counter has a budget. A change wakes its
+ * thread to start or stop the timer. Caller holds mg_config_lock and
+ * @mc->lock.
+ */
+void mg_update_armed(struct mg_cpu *mc, bool force)
+{
+	bool armed = false;
+	int s;
+
+	if (mc->online && mg_config.enabled && !mc->critical)
+		for (s = 0; s < MG_NR_SLOTS; s++)
+			if (mc->event[s] &&
+			    mc->budget[s].kind != MG_BUDGET_UNLIMITED)
+				armed = true;
+	if (armed == mc->armed && !force)
+		return;
+	mc->armed = armed;
+	if (mc->online)
+		mg_kick(mc, MG_WORK_RESYNC);
+}
+
+/* The hold decision: how long to hold the core, 0 for not at all. */
+static u64 mg_overflow(struct mg_cpu *mc)
+{
+	u64 val[MG_NR_SLOTS] = { 0 };
+	u64 enabled, running, more;
+	bool hit = false, over = false;
+	ktime_t now;
+	s64 hold;
+	int s;
+
+	if (!mc->armed || mc->fresh || mc->throttled)
+		return 0;
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (!mc->event[s])
+			continue;
+		val[s] = perf_event_read_value(mc->event[s], &enabled, &running);
+		if (mc->allowance[s] == MG_UNLIMITED)
+			continue;
+		if (val[s] < mc->allowance[s]) {
+			/* A stale overflow used up the limit: arm for the rest. */
+			if (test_bit(s, &mc->fired))
+				mg_arm(mc, s, mc->allowance[s] - val[s], true);
+			continue;
+		}
+		hit = true;
+		more = READ_ONCE(mg_config.reclaim) ?
+			mg_reclaim_take(mc, s, val[s]) : 0;
+		if (more)
+			mg_arm(mc, s, more, true);
+		else
+			over = true;
+	}
+	if (!hit)
+		mc->stats.spurious_overflows++;
+	if (!over)
+		return 0;
+	now = ktime_get();
+	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
+	if (hold < MG_MIN_HOLD_NS)
+		return 0;
+	/* Held cores do no task work; idle time is not traffic. */
+	for (s = 0; s < MG_NR_SLOTS; s++)
+		if (mc->event[s])
+			perf_event_disable(mc->event[s]);
+	WRITE_ONCE(mc->throttled, true);
+	mc->period_throttled = true;
+	mc->throttle_start = now;
+	mc->stats.throttled_periods++;
+	trace_memguard_throttle(mc->cpu, mc->period_no, val[MG_READ],
+				val[MG_WRITE], hold);
+	return hold;
+}
+
+static void mg_hold(struct mg_cpu *mc, u64 hold_ns)
+{
+	u64 held;
+
+	/*
+	 * Run softirqs raised in task context first: idle must not start
+	 * with work pending that only this CPU can do.
+	 */
+	local_bh_disable();
+	local_bh_enable();
+	/* The idle state's exit latency may cost at most 1/8 of the hold. */
+	play_idle_precise(hold_ns, hold_ns >> 3);
+
+	mutex_lock(&mc->lock);
+	held = ktime_to_ns(ktime_sub(ktime_get(), mc->throttle_start));
+	mc->stats.throttled_ns += held;
+	WRITE_ONCE(mc->throttled, false);
+	trace_memguard_release(mc->cpu, mc->period_no, held);
+	mutex_unlock(&mc->lock);
+}
+
+static u64 mg_do_work(struct mg_cpu *mc)
+{
+	if (!mc->online) {
+		WRITE_ONCE(mc->work, 0);
+		return 0;
+	}
+	if (test_and_clear_bit(MG_WORK_RESYNC, &mc->work))
+		mg_resync(mc);
+	if (test_and_clear_bit(MG_WORK_PERIOD, &mc->work))
+		mg_boundary(mc, READ_ONCE(mg_config.line_size),
+			    READ_ONCE(mg_config.reclaim));
+	if (test_and_clear_bit(MG_WORK_OVERFLOW, &mc->work))
+		return mg_overflow(mc);
+	return 0;
+}
+
+/**
+ * mg_thread_should_run() - smpboot: has the holder thread work?
+ * @cpu: the thread's CPU
+ *
+ * Return: nonzero when a work bit is set.
+ */
+int mg_thread_should_run(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(&mg_cpus, cpu)->work) != 0;
+}
+
+/**
+ * mg_thread_fn() - smpboot: the holder thread's work, then a hold if due
+ * @cpu: the thread's CPU
+ */
+void mg_thread_fn(unsigned int cpu)
+{
+	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
+	u64 hold;
+
+	mutex_lock(&mc->lock);
+	hold = mg_do_work(mc);
+	mutex_unlock(&mc->lock);
+	if (hold)
+		mg_hold(mc, hold);
+}
