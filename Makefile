@@ -139,7 +139,7 @@ check-build-newer:
 
 # One boot runs every VM suite of this architecture. mm-color goes first:
 # its root_colors test measures where a fresh allocation's pages come from,
-# which depends on the free lists' history (see mmc_drain() in mm-color/core.c).
+# which depends on the free lists' history (see mmc_drain() in mm-color/drain.c).
 ALL_VM_SUITES := $(patsubst selftests/%,%,$(VM_SUITE_DIRS))
 # Suites with a needs-kvm file (cells) boot on their own, in a guest that
 # runs KVM (scripts/vm/run): never in the default list, whose boots stay as

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm_color: colored memory for the root Linux kernel. The geometry comes
- * from the module parameters if given, else from the CPU's description of
- * its last-level cache, and sysfs can replace it while the pool is empty.
+ * mm_color's load and unload: the module parameters, the first geometry
+ * (from the parameters if given, else from the CPU's description of its
+ * last-level cache; sysfs can replace it while the pool is empty), the
+ * knobs' defaults, and bringing up and tearing down the engine, sysfs and
+ * /dev/mm-color in order.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 
 #include "mm_color_int.h"
@@ -51,7 +54,7 @@ static int __init mmc_geometry_init(void)
 		way_size = llc_size / llc_ways;
 	}
 	if (way_size) {
-		err = mmc_set_geometry(way_size, 0, "param");
+		err = mmc_sysfs_set_geometry(way_size, 0, "param");
 		if (err)
 			pr_err("way_size %lu: %s\n", way_size, mmc.status);
 		return err;
@@ -60,8 +63,8 @@ static int __init mmc_geometry_init(void)
 	if (!err) {
 		pr_info("probed L%u: line %u, %llu sets, %u ways, way size %llu\n",
 			llc.level, llc.line_size, llc.sets, llc.ways, llc.way_size);
-		err = mmc_set_geometry(llc.way_size, line_size ? 0 : llc.line_size,
-				       "arch");
+		err = mmc_sysfs_set_geometry(llc.way_size,
+					     line_size ? 0 : llc.line_size, "arch");
 		if (err)
 			why = mmc.status;
 	}
@@ -72,17 +75,37 @@ static int __init mmc_geometry_init(void)
 	return 0;
 }
 
+/* The engine's own state: the quarantine's frames and the default reserve. */
+static int __init mmc_engine_init(void)
+{
+	int err = mmc_quarantine_init();
+
+	if (err)
+		return err;
+	mmc.reserve_mb = max_t(unsigned long, 64,
+			       (totalram_pages() >> (20 - PAGE_SHIFT)) / 16);
+	return 0;
+}
+
+/* Everything back to the page allocator: no file is open, no frame used. */
+static void mmc_engine_exit(void)
+{
+	mmc_quarantine_exit();
+	mmc_pool_exit();
+	mmc_geometry_exit();
+}
+
 static int __init mmc_init(void)
 {
 	int err;
 
 	BUILD_BUG_ON(MM_COLOR_MAX_COLORS < HVC_MAX_COLORS);
-	err = mmc_core_init();
+	err = mmc_engine_init();
 	if (err)
 		return err;
 	err = mmc_sysfs_init();
 	if (err)
-		goto core;
+		goto engine;
 	mutex_lock(&mmc.lock);
 	err = mmc_geometry_init();
 	if (!err && pool_mb)
@@ -99,8 +122,8 @@ static int __init mmc_init(void)
 	return 0;
 sysfs:
 	mmc_sysfs_exit();
-core:
-	mmc_core_exit();
+engine:
+	mmc_engine_exit();
 	return err;
 }
 
@@ -108,7 +131,7 @@ static void __exit mmc_exit(void)
 {
 	mmc_dev_exit();
 	mmc_sysfs_exit();
-	mmc_core_exit();
+	mmc_engine_exit();
 }
 
 module_init(mmc_init);

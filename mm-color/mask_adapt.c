@@ -1,13 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Adapters between userspace's forms of a mask and hv-color's mask: the
- * list syntax goes through hv-color's parser and formatter, bitmaps are
- * copied bit by bit. Colors are then checked against the geometry.
+ * Masks from and to userspace's forms: the list syntax goes through
+ * hv-color's parser and formatter, bitmaps are copied bit by bit, and
+ * mmc_mask_check() holds every mask against the geometry in use.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
 
 #include "mm_color_int.h"
+
+/**
+ * mmc_mask_check() - whether a mask names colors of this geometry
+ * @mask: a mask from userspace
+ *
+ * Return: 0, -ENODEV without a geometry, -EINVAL for an empty mask,
+ * -ERANGE for a color not below nr_colors.
+ */
+int mmc_mask_check(const struct mmc_mask *mask)
+{
+	if (!mmc.have_geo)
+		return -ENODEV;
+	if (hvc_mask_empty(&mask->m))
+		return -EINVAL;
+	if (!hvc_mask_fits(&mask->m, mmc.nr_colors))
+		return -ERANGE;
+	return 0;
+}
 
 /**
  * mmc_mask_parse() - a color list from sysfs or the ioctl

@@ -1,33 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/mm/color/: one value per file (Documentation/ABI/testing/
- * sysfs-kernel-mm-color). Every write passes mmc_attr_store(), which
- * applies the rule of <colorguard/user_text.h>, and is then parsed
- * completely before it changes anything; a rejected write leaves the old
- * value and explains itself in last_cmd_status.
+ * The files of /sys/kernel/mm/color/: one value per file
+ * (Documentation/ABI/testing/sysfs-kernel-mm-color). Every write passes
+ * the rule of <colorguard/user_text.h> first (sysfs_dir.c), and is then
+ * parsed completely before it changes anything; a rejected write leaves
+ * the old value and explains itself in last_cmd_status.
  */
 #include <linux/kernel.h>
-#include <linux/kernfs.h>
 #include <linux/kobject.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include <colorguard/user_text.h>
 
 #include "mm_color_int.h"
-
-struct mmc_color_attr {
-	struct kobj_attribute attr;
-	u32 color;
-	char name[11];		/* any u32 in decimal */
-};
-
-static struct kobject *mmc_kobj;
-static struct kobject *mmc_free_kobj;
-static struct mmc_color_attr *mmc_color_attrs;
-static u32 mmc_nr_color_attrs;
 
 /*
  * A decimal number, nothing else but one trailing newline: EINVAL if it
@@ -74,7 +62,7 @@ MMC_RO(used_pages, "%lu", mmc.used_pages);
 MMC_RO(committed_pages, "%lu", mmc.committed);
 MMC_RO(quarantined_pages, "%lu", mmc.quarantined);
 MMC_RO(failed_faults, "%lu", mmc.failed_faults);
-MMC_RO(parked_pages, "%lu", mmc_dev_parked_pages());
+MMC_RO(parked_pages, "%lu", mmc_parked_pages());
 MMC_RO(foreign_in_use_pages, "%lu", mmc.have_geo ? mmc_foreign_in_use() : 0);
 MMC_RO(last_cmd_status, "%s", mmc.status);
 
@@ -113,7 +101,7 @@ static ssize_t way_size_store(struct kobject *kobj, struct kobj_attribute *attr,
 	err = mmc_parse_ulong(buf, 2 * PAGE_SIZE, HVC_MAX_COLORS * PAGE_SIZE,
 			      &val, "way_size");
 	if (!err)
-		err = mmc_set_geometry(val, 0, "sysfs");
+		err = mmc_sysfs_set_geometry(val, 0, "sysfs");
 	if (!err)
 		mmc_set_status("ok");
 	mutex_unlock(&mmc.lock);
@@ -325,13 +313,13 @@ static struct kobj_attribute drain_movable_attr = __ATTR_RW(drain_movable);
 static ssize_t devices_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return mmc_dev_presets_show(buf);
+	return mmc_presets_show(buf);
 }
 
 static ssize_t devices_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t len)
 {
-	int err = mmc_dev_presets_store(buf);
+	int err = mmc_presets_store(buf);
 
 	return err ? err : len;
 }
@@ -367,169 +355,49 @@ static const struct attribute_group mmc_group = {
 	.attrs = mmc_attrs,
 };
 
-static ssize_t mmc_attr_show(struct kobject *kobj, struct attribute *attr,
-			     char *buf)
-{
-	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
-
-	return ka->show ? ka->show(kobj, ka, buf) : -EIO;
-}
-
-/*
- * Every store of the directory comes through here, so no file can miss
- * the rule of <colorguard/user_text.h> (length, NUL, one line).
+/**
+ * mmc_sysfs_set_geometry() - switch the geometry, free/ with it
+ * @way_size: bytes of one LLC way
+ * @line_size: the LLC line size, or 0 when unknown
+ * @source: where it came from, for geometry_source (a static string)
+ *
+ * The engine checks and prepares the geometry, free/ gets a file per new
+ * color, then the engine switches. All of it happens under the caller's
+ * one hold of mmc.lock, which every geometry change takes (way_size
+ * writes, module load): no other change can come in between, so free/
+ * matches the geometry in use. A failure leaves the old geometry; if it
+ * was free/'s, its old files are gone (the resize removes them first).
+ *
+ * Return: 0 or an error of mmc_geometry_prepare() or
+ * mmc_sysfs_colors_resize(); last_cmd_status says why.
  */
-static ssize_t mmc_attr_store(struct kobject *kobj, struct attribute *attr,
-			      const char *buf, size_t len)
+int mmc_sysfs_set_geometry(u64 way_size, u32 line_size, const char *source)
 {
-	struct kobj_attribute *ka = container_of(attr, struct kobj_attribute, attr);
-	const char *why;
+	struct mmc_geometry_change chg;
 	int err;
 
-	if (!ka->store)
-		return -EIO;
-	err = cg_user_text_check(buf, len, CG_SYSFS_TEXT_MAX, &why);
+	lockdep_assert_held(&mmc.lock);
+	err = mmc_geometry_prepare(&chg, way_size);
+	if (err)
+		return err;
+	err = mmc_sysfs_colors_resize(chg.geo.nr_colors);
 	if (err) {
-		mutex_lock(&mmc.lock);
-		if (err == -E2BIG)
-			mmc_set_status("%s: write longer than %lu bytes",
-				       attr->name, CG_SYSFS_TEXT_MAX);
-		else
-			mmc_set_status("%s: %s", attr->name, why);
-		mutex_unlock(&mmc.lock);
+		mmc_geometry_abort(&chg);
+		mmc_set_status("geometry: cannot create free/ files");
 		return err;
 	}
-	return ka->store(kobj, ka, buf, len);
-}
-
-static const struct sysfs_ops mmc_sysfs_ops = {
-	.show = mmc_attr_show,
-	.store = mmc_attr_store,
-};
-
-static void mmc_kobj_release(struct kobject *kobj)
-{
-	kfree(kobj);
-}
-
-static const struct kobj_type mmc_ktype = {
-	.release = mmc_kobj_release,
-	.sysfs_ops = &mmc_sysfs_ops,
-};
-
-static ssize_t mmc_color_show(struct kobject *kobj, struct kobj_attribute *attr,
-			      char *buf)
-{
-	struct mmc_color_attr *ca = container_of(attr, struct mmc_color_attr, attr);
-
-	return sysfs_emit(buf, "%lu\n", mmc_color_free(ca->color));
-}
-
-static void mmc_colors_remove(void)
-{
-	if (mmc_free_kobj) {
-		kobject_del(mmc_free_kobj);
-		kobject_put(mmc_free_kobj);
-		mmc_free_kobj = NULL;
-	}
-	kfree(mmc_color_attrs);
-	mmc_color_attrs = NULL;
-	mmc_nr_color_attrs = 0;
-}
-
-/**
- * mmc_sysfs_colors_resize() - one free/<color> file per color
- * @nr_colors: the colors of the new geometry
- *
- * Return: 0, -ENODEV before mmc_sysfs_init(), -ENOMEM, or an error of
- * sysfs_create_file().
- */
-int mmc_sysfs_colors_resize(u32 nr_colors)
-{
-	u32 c;
-	int err;
-
-	if (!mmc_kobj)
-		return -ENODEV;
-	mmc_colors_remove();
-	mmc_color_attrs = kcalloc(nr_colors, sizeof(*mmc_color_attrs), GFP_KERNEL);
-	if (!mmc_color_attrs)
-		return -ENOMEM;
-	mmc_free_kobj = kobject_create_and_add("free", mmc_kobj);
-	if (!mmc_free_kobj) {
-		mmc_colors_remove();
-		return -ENOMEM;
-	}
-	for (c = 0; c < nr_colors; c++) {
-		struct mmc_color_attr *ca = &mmc_color_attrs[c];
-
-		snprintf(ca->name, sizeof(ca->name), "%u", c);
-		sysfs_attr_init(&ca->attr.attr);
-		ca->attr.attr.name = ca->name;
-		ca->attr.attr.mode = 0444;
-		ca->attr.show = mmc_color_show;
-		ca->color = c;
-		err = sysfs_create_file(mmc_free_kobj, &ca->attr.attr);
-		if (err) {
-			mmc_colors_remove();
-			return err;
-		}
-		mmc_nr_color_attrs = c + 1;
-	}
+	mmc_geometry_commit(&chg, line_size, source);
 	return 0;
 }
-
-#ifdef MMC_HAVE_MM_KOBJ
-static struct kobject *mmc_mm_kobj(void)
-{
-	return mm_kobj;
-}
-#else
-/*
- * Kernels from 6.6 on do not export mm_kobj. /sys/kernel/mm is the
- * directory of a kobject under kernel_kobj, and sysfs keeps a directory's
- * kobject as the private data of its kernfs node; that kobject lives as
- * long as the kernel, so the node's reference is not kept.
- */
-static struct kobject *mmc_mm_kobj(void)
-{
-	struct kobject *kobj = NULL;
-	struct kernfs_node *kn;
-
-	kn = kernfs_find_and_get(kernel_kobj->sd, "mm");
-	if (!kn)
-		return NULL;
-	if (kernfs_type(kn) == KERNFS_DIR)
-		kobj = kn->priv;
-	kernfs_put(kn);
-	return kobj;
-}
-#endif
 
 /**
  * mmc_sysfs_init() - /sys/kernel/mm/color and its files
  *
- * Return: 0, -ENODEV without /sys/kernel/mm, or an error of the kobject
- * or group creation.
+ * Return: 0 or an error of mmc_sysfs_dir_create().
  */
 int mmc_sysfs_init(void)
 {
-	struct kobject *mm = mmc_mm_kobj();
-	int err;
-
-	if (!mm)
-		return -ENODEV;
-	mmc_kobj = kzalloc(sizeof(*mmc_kobj), GFP_KERNEL);
-	if (!mmc_kobj)
-		return -ENOMEM;
-	err = kobject_init_and_add(mmc_kobj, &mmc_ktype, mm, "color");
-	if (!err)
-		err = sysfs_create_group(mmc_kobj, &mmc_group);
-	if (err) {
-		kobject_put(mmc_kobj);
-		mmc_kobj = NULL;
-	}
-	return err;
+	return mmc_sysfs_dir_create(&mmc_group);
 }
 
 /**
@@ -537,7 +405,5 @@ int mmc_sysfs_init(void)
  */
 void mmc_sysfs_exit(void)
 {
-	mmc_colors_remove();
-	kobject_put(mmc_kobj);
-	mmc_kobj = NULL;
+	mmc_sysfs_dir_remove();
 }

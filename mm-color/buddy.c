@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What mm-color reads from, or relies on in, the page allocator beyond
+ * alloc_pages() and __free_pages(). The readings and the per-cpu flush
+ * are here; the rest is listed here with the file that relies on it, so
+ * a new kernel version is checked against this one list:
+ *
+ * - NR_FREE_PAGES and NR_FREE_CMA_PAGES: free memory outside CMA, which
+ *   reserve_mb is kept against (mmc_buddy_free_pages(); pool.c, drain.c).
+ * - zone->per_cpu_pageset, struct per_cpu_pages' count and batch: pages
+ *   waiting on a CPU's per-cpu lists, which MemFree does not count
+ *   (mmc_pcp_flush() repeats while count exceeds batch).
+ * - struct per_cpu_pages' high: the most one allocation can take off the
+ *   free lists, a per-cpu refill (mmc_pcp_margin(), the drain's margin).
+ *   These fields are read racily (READ_ONCE): estimates, not invariants.
+ * - When the allocator empties a CPU's per-cpu lists: on an order-1
+ *   free after a run of frees, where what counts as a run differs (6.1:
+ *   a count of recent frees above zero; 6.7 on: a batch of pages freed
+ *   since the last allocation, and at most 32 batches per free).
+ *   mmc_pcp_flush() provokes that, since drain_all_pages() is not
+ *   exported.
+ * - The per-cpu lists serve their own CPU first and no other CPU reaches
+ *   them: the drain allocates on each CPU in turn (drain.c).
+ * - The order in which free pages are handed out: a movable allocation
+ *   takes the movable per-cpu lists first, then the movable free lists,
+ *   smallest block first, and falls back to a CMA area; freed pages merge
+ *   into larger blocks. Why the drain repeats its passes (drain.c).
+ * - zone_cma_pages() and ZONE_MOVABLE: whether a movable allocation could
+ *   land where unmovable pages must not stay (mmc_movable_areas()).
+ * - The highest order: MAX_ORDER - 1 before 6.4, MAX_ORDER from 6.4,
+ *   MAX_PAGE_ORDER from 6.8; MAX_ORDER_NR_PAGES has been its number of
+ *   pages all along (mmc_buddy_max_order()).
+ * - split_page() of an unmovable high-order allocation gives order-0
+ *   pages that are freed one by one (pool.c's blocks, drain.c's color
+ *   blocks).
+ * - pg_data_t's node_start_pfn and node_spanned_pages, with
+ *   pfn_to_online_page() and PageReserved(): the pages the allocator
+ *   manages, per color (geometry.c).
+ */
+#include <linux/cpu.h>
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/vmstat.h>
+#include <linux/workqueue.h>
+
+#include "mm_color_int.h"
+
+/* Order-1 pairs freed at most per CPU to empty its per-cpu lists. */
+#define MMC_PCP_FLUSH_ROUNDS	64
+/*
+ * Order-1 pages freed in a row to empty them on 6.7 and later: twice a
+ * per-cpu batch of pages (63 where the batch is largest) and some more.
+ */
+#define MMC_PCP_FLUSH_RUN	80
+
+/**
+ * mmc_buddy_free_pages() - free memory as reserve_mb counts it
+ *
+ * Outside CMA areas, since the unmovable allocations of the kernel (and
+ * of the pool) cannot use CMA. Counting CMA's free pages let a drain stop
+ * with free memory made mostly of an untouched CMA area (arm64: 64 MiB),
+ * whose pages of every color a movable allocation takes first once the
+ * movable free lists are empty.
+ *
+ * Return: free pages outside CMA.
+ */
+unsigned long mmc_buddy_free_pages(void)
+{
+	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
+	unsigned long cma = global_zone_page_state(NR_FREE_CMA_PAGES);
+
+	return free > cma ? free - cma : 0;
+}
+
+/**
+ * mmc_reserve_pages() - reserve_mb in pages
+ *
+ * Return: the free pages that pool growth and drains leave to Linux.
+ */
+unsigned long mmc_reserve_pages(void)
+{
+	return mmc.reserve_mb << (20 - PAGE_SHIFT);
+}
+
+/**
+ * mmc_buddy_max_order() - the highest order the buddy allocator hands out
+ *
+ * Return: the order, under whichever name this kernel gives it.
+ */
+unsigned int mmc_buddy_max_order(void)
+{
+	return ilog2(MAX_ORDER_NR_PAGES);
+}
+
+/* Pages waiting on this CPU's per-cpu lists beyond one batch, all zones. */
+static unsigned long mmc_pcp_excess_local(void)
+{
+	unsigned long excess = 0;
+	int nid, z;
+
+	for_each_online_node(nid) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+			struct per_cpu_pages *pcp;
+			int count, batch;
+
+			if (!populated_zone(zone))
+				continue;
+			/* work_on_cpu(): a worker bound to this CPU */
+			pcp = raw_cpu_ptr(zone->per_cpu_pageset);
+			count = READ_ONCE(pcp->count);
+			batch = READ_ONCE(pcp->batch);
+			if (count > batch)
+				excess += count - batch;
+		}
+	}
+	return excess;
+}
+
+/*
+ * Pages freed one by one wait on the freeing CPU's per-cpu lists, up to
+ * their high marks (56 MB together in the x86_64 test VM, and 6.12 raises
+ * the marks of CPUs that free a lot), and MemFree does not count them:
+ * after a release of the quarantine MemFree came back 16-41 MB short,
+ * those pages sitting there until some allocation took them. The
+ * allocator empties a CPU's lists when it frees high-order pages right
+ * after a run of frees, so freeing order-1 pages hands what a drain,
+ * release or shrink gave back to the buddy allocator, where it counts as
+ * free and can merge. What counts as a run differs:
+ * - 6.1 flushes all of the lists on one order-1 free while a count of
+ *   recent frees is above zero, which each allocation halves: pairs of
+ *   order-1 pages freed right after their allocation do it;
+ * - 6.7 on wants at least a batch of pages freed since the last
+ *   allocation (each allocation halves that count too) and then frees up
+ *   to 32 batches per order-1 free: that takes MMC_PCP_FLUSH_RUN order-1
+ *   pages allocated first and freed in a row.
+ * Both are repeated while the lists hold more than a batch.
+ */
+static void mmc_pcp_flush_pairs(void)
+{
+	unsigned int round;
+
+	for (round = 0; round < MMC_PCP_FLUSH_ROUNDS; round++) {
+		struct page *a = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+		struct page *b = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+
+		if (a)
+			__free_pages(a, 1);
+		if (b)
+			__free_pages(b, 1);
+		if (!mmc_pcp_excess_local())
+			break;
+	}
+}
+
+static void mmc_pcp_flush_runs(void)
+{
+	struct page *run[MMC_PCP_FLUSH_RUN];
+	unsigned int round, n;
+
+	for (round = 0; round < 4 && mmc_pcp_excess_local(); round++) {
+		for (n = 0; n < ARRAY_SIZE(run); n++) {
+			run[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 1);
+			if (!run[n])
+				break;
+		}
+		while (n)
+			__free_pages(run[--n], 1);
+	}
+}
+
+static long mmc_pcp_flush_local(void *arg)
+{
+	mmc_pcp_flush_pairs();
+	mmc_pcp_flush_runs();
+	return 0;
+}
+
+/**
+ * mmc_pcp_flush() - hand the pages on every CPU's per-cpu lists back
+ *
+ * After a drain, release or shrink freed pages one by one; see
+ * mmc_pcp_flush_local() for how. Sleeps.
+ */
+void mmc_pcp_flush(void)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		work_on_cpu(cpu, mmc_pcp_flush_local, NULL);
+	cpus_read_unlock();
+}
+
+/**
+ * mmc_pcp_margin() - the most pages one allocation can take off the free lists
+ *
+ * A refill of a per-cpu list, at most its high mark (the batch on 6.1, up
+ * to high where the batch scales), on any CPU and zone. Stopping this far
+ * above the reserve keeps free memory at or above it.
+ *
+ * Return: the largest high mark, at least 1.
+ */
+unsigned long mmc_pcp_margin(void)
+{
+	unsigned long most = 1;
+	unsigned int cpu;
+	int nid, z;
+
+	for_each_online_node(nid) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			for_each_online_cpu(cpu) {
+				struct per_cpu_pages *pcp;
+
+				pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+				most = max_t(unsigned long, most,
+					     max(READ_ONCE(pcp->high), 0));
+			}
+		}
+	}
+	return most;
+}
+
+/**
+ * mmc_movable_areas() - whether a movable allocation could land in a CMA
+ *	area or ZONE_MOVABLE
+ *
+ * Then the page-by-page drain asks for unmovable pages unless
+ * drain_movable says otherwise.
+ *
+ * Return: true if some populated zone is ZONE_MOVABLE or has CMA pages.
+ */
+bool mmc_movable_areas(void)
+{
+	int nid, z;
+
+	for_each_online_node(nid) {
+		for (z = 0; z < MAX_NR_ZONES; z++) {
+			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+
+			if (!populated_zone(zone))
+				continue;
+			if (zone_idx(zone) == ZONE_MOVABLE || zone_cma_pages(zone))
+				return true;
+		}
+	}
+	return false;
+}
