@@ -177,8 +177,9 @@ void mmc_fill_info(struct mm_color_info *info);
 unsigned long mmc_foreign_in_use(void);
 unsigned long mmc_color_free(u32 color);
 
-/* probe.c: the LLC as the CPU describes it */
+/* probe.c and arch/ARCH/probe.c: the LLC as the CPU describes it */
 int mmc_probe_llc(struct mmc_llc *llc, const char **why);
+bool mmc_probe_arch(struct mmc_llc *llc);
 
 /* sysfs_dir.c: /sys/kernel/mm/color and free/, for sysfs.c */
 struct attribute_group;

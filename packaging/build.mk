@@ -96,7 +96,8 @@ install: dist
 # The kernel-side sources DKMS builds, without the test-only modules.
 DKMS_DEST ?= $(BUILD)/dkms/colorguard-$(PKG_UPSTREAM)
 DKMS_FILES := Kbuild $(wildcard include/colorguard/*.h hv-color/*.[ch] \
-	mm-color/Kbuild mm-color/*.[ch] memguard/Kbuild memguard/*.[ch])
+	mm-color/Kbuild mm-color/*.[ch] mm-color/arch/*/*.c memguard/Kbuild \
+	memguard/*.[ch])
 dkms-src:
 	@rm -rf $(DKMS_DEST) && mkdir -p $(DKMS_DEST)
 	@cp --parents $(DKMS_FILES) $(DKMS_DEST)/
