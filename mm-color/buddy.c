@@ -96,27 +96,37 @@ unsigned int mmc_buddy_max_order(void)
 	return ilog2(MAX_ORDER_NR_PAGES);
 }
 
+/*
+ * The populated zone after @zone (the first for NULL), NULL after the
+ * last: for_each_populated_zone() walks with next_zone(), which modules
+ * cannot call.
+ */
+static struct zone *mmc_next_zone(struct zone *zone)
+{
+	int nid = zone ? zone_to_nid(zone) : first_online_node;
+	int z = zone ? zone_idx(zone) + 1 : 0;
+
+	for (; nid < MAX_NUMNODES; nid = next_online_node(nid), z = 0)
+		for (; z < MAX_NR_ZONES; z++)
+			if (populated_zone(&NODE_DATA(nid)->node_zones[z]))
+				return &NODE_DATA(nid)->node_zones[z];
+	return NULL;
+}
+
 /* Pages waiting on this CPU's per-cpu lists beyond one batch, all zones. */
 static unsigned long mmc_pcp_excess_local(void)
 {
 	unsigned long excess = 0;
-	int nid, z;
+	struct zone *zone;
 
-	for_each_online_node(nid) {
-		for (z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-			struct per_cpu_pages *pcp;
-			int count, batch;
+	for (zone = mmc_next_zone(NULL); zone; zone = mmc_next_zone(zone)) {
+		/* work_on_cpu(): a worker bound to this CPU */
+		struct per_cpu_pages *pcp = raw_cpu_ptr(zone->per_cpu_pageset);
+		int count = READ_ONCE(pcp->count);
+		int batch = READ_ONCE(pcp->batch);
 
-			if (!populated_zone(zone))
-				continue;
-			/* work_on_cpu(): a worker bound to this CPU */
-			pcp = raw_cpu_ptr(zone->per_cpu_pageset);
-			count = READ_ONCE(pcp->count);
-			batch = READ_ONCE(pcp->batch);
-			if (count > batch)
-				excess += count - batch;
-		}
+		if (count > batch)
+			excess += count - batch;
 	}
 	return excess;
 }
@@ -208,22 +218,16 @@ void mmc_pcp_flush(void)
 unsigned long mmc_pcp_margin(void)
 {
 	unsigned long most = 1;
+	struct zone *zone;
 	unsigned int cpu;
-	int nid, z;
 
-	for_each_online_node(nid) {
-		for (z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
+	for (zone = mmc_next_zone(NULL); zone; zone = mmc_next_zone(zone)) {
+		for_each_online_cpu(cpu) {
+			struct per_cpu_pages *pcp;
 
-			if (!populated_zone(zone))
-				continue;
-			for_each_online_cpu(cpu) {
-				struct per_cpu_pages *pcp;
-
-				pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
-				most = max_t(unsigned long, most,
-					     max(READ_ONCE(pcp->high), 0));
-			}
+			pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+			most = max_t(unsigned long, most,
+				     max(READ_ONCE(pcp->high), 0));
 		}
 	}
 	return most;
@@ -240,17 +244,10 @@ unsigned long mmc_pcp_margin(void)
  */
 bool mmc_movable_areas(void)
 {
-	int nid, z;
+	struct zone *zone;
 
-	for_each_online_node(nid) {
-		for (z = 0; z < MAX_NR_ZONES; z++) {
-			struct zone *zone = &NODE_DATA(nid)->node_zones[z];
-
-			if (!populated_zone(zone))
-				continue;
-			if (zone_idx(zone) == ZONE_MOVABLE || zone_cma_pages(zone))
-				return true;
-		}
-	}
+	for (zone = mmc_next_zone(NULL); zone; zone = mmc_next_zone(zone))
+		if (zone_idx(zone) == ZONE_MOVABLE || zone_cma_pages(zone))
+			return true;
 	return false;
 }
