@@ -121,11 +121,12 @@ $(GUEST)/%: selftests/%.c $(HV_COLOR_SRCS) $(wildcard include/colorguard/*.h)
 
 host: $(HOST_ALL) $(HOST_TAP_TESTS)
 
+# The host tests are single-threaded: two at a time on 2 cores.
+HOST_JOBS ?= $(shell nproc)
 check-host: host
 	@mkdir -p $(RESULTS)
-	@rc=0; for t in $(HOST_TAP_TESTS); do \
-		scripts/tap-run --name host-$$(basename $$t) --out $(RESULTS) -- $$t || rc=1; \
-	done; exit $$rc
+	@scripts/tap-run-parallel --jobs $(HOST_JOBS) --prefix host- --out $(RESULTS) -- \
+		$(HOST_TAP_TESTS)
 
 # Build test against a newer kernel: every module against the headers of
 # bookworm-backports' kernel (scripts/install-deps newer), x86_64 and arm64,
