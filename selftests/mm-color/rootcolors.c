@@ -275,13 +275,24 @@ static void proactiveness_set(long v)
  * and proactive compaction is off, as `colorguard apply` sets it for a
  * narrowed root cell. Returns whether there is a CMA area.
  */
+static long claim_saved_proactiveness = -1;
+
 static int claim_mode(void)
 {
 	int cma = meminfo_kb("CmaTotal") > 0;
 
 	set_drain_movable(cma);
+	claim_saved_proactiveness = proactiveness_get();
 	proactiveness_set(0);
 	return cma;
+}
+
+/* The defaults back, so that later tests and suites see the system as it was. */
+static void claim_end(void)
+{
+	set_drain_movable(0);
+	if (claim_saved_proactiveness >= 0)
+		proactiveness_set(claim_saved_proactiveness);
 }
 
 /*
@@ -379,9 +390,7 @@ TEST(narrow_rounds)
 		snprintf(val, sizeof(val), "%lu", reserve_kb / 1024);
 		ASSERT_EQ(0, mmc_write("reserve_mb", val));
 	}
-	set_drain_movable(0);
-	if (proactiveness >= 0)
-		proactiveness_set(proactiveness);
+	claim_end();
 	if (!cma)
 		return;
 	/*
@@ -490,7 +499,7 @@ TEST(narrow_then_widen)
 	 */
 	if (!debug_kernel())
 		EXPECT_LE(memfree0 * 99 / 100, memfree1);
-	set_drain_movable(0);
+	claim_end();
 }
 
 TEST(rewrite_drains_again)
@@ -513,7 +522,7 @@ TEST(rewrite_drains_again)
 	EXPECT_LE(q1 * 9 / 10, q2);
 	ASSERT_EQ(0, mmc_write("root_colors", all_list));
 	EXPECT_EQ(0, mmc_read_ul("quarantined_pages"));
-	set_drain_movable(0);
+	claim_end();
 }
 
 TEST_HARNESS_MAIN
