@@ -303,6 +303,29 @@ void mg_set_reclaim(bool on)
 }
 
 /**
+ * mg_set_monitor() - monitor mode on or off for every CPU
+ * @on: true to measure every CPU that has a counter and hold none
+ *
+ * Every online CPU starts a fresh period grid: a CPU that a limited
+ * counter was stopping, or that was not counting, is counted whole from
+ * the next boundary on.
+ */
+void mg_set_monitor(bool on)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(mg_config.monitor, on);
+	for_each_online_cpu(cpu) {
+		struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
+
+		mutex_lock(&mc->lock);
+		mc->fresh = true;
+		mg_update_armed(mc, true);
+		mutex_unlock(&mc->lock);
+	}
+}
+
+/**
  * mg_set_line_size() - bytes per counted event, from the next boundary
  * @size: a power of two, CG_LINE_SIZE_MIN to CG_LINE_SIZE_MAX
  */

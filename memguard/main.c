@@ -12,6 +12,8 @@
 #include <linux/err.h>
 #include <linux/module.h>
 
+#include <colorguard/memguard.h>
+
 #include "memguard.h"
 
 static char *read_event;
@@ -38,6 +40,9 @@ MODULE_PARM_DESC(reclaim, "Donate predicted unused budget to a shared pool (defa
 static bool enable = true;
 module_param(enable, bool, 0444);
 MODULE_PARM_DESC(enable, "Start regulating at load (default on)");
+static bool monitor;
+module_param(monitor, bool, 0444);
+MODULE_PARM_DESC(monitor, "Measure and report every CPU's use, never hold a CPU (default off)");
 static unsigned int hold_priority = MG_HOLD_PRIO_DEFAULT;
 module_param(hold_priority, uint, 0444);
 MODULE_PARM_DESC(hold_priority, "SCHED_FIFO priority of the holder threads (1..99, default 48): RT tasks above it run through holds");
@@ -144,6 +149,8 @@ static int __init memguard_init(void)
 	mg_config.hold_priority = hold_priority;
 	mg_config.reclaim = reclaim;
 	mg_config.enabled = enable;
+	mg_config.monitor = monitor;
+	mg_config.bwlock_permille = MEMGUARD_BWLOCK_PERMILLE_MAX;
 	mg_timebase_set(period_us);
 	mg_regulate_init();
 
@@ -161,14 +168,22 @@ static int __init memguard_init(void)
 		mg_cpus_stop();
 		return ret;
 	}
-	pr_info("loaded: period %u us, line size %u B, reclaim %s, holders at SCHED_FIFO %u\n",
-		period_us, line_size, reclaim ? "on" : "off", hold_priority);
+	ret = mg_dev_init();
+	if (ret) {
+		mg_sysfs_exit();
+		mg_cpus_stop();
+		return ret;
+	}
+	pr_info("loaded: period %u us, line size %u B, reclaim %s, holders at SCHED_FIFO %u%s\n",
+		period_us, line_size, reclaim ? "on" : "off", hold_priority,
+		monitor ? ", monitor mode (no CPU is held)" : "");
 	return 0;
 }
 
 static void __exit memguard_exit(void)
 {
-	/* No writer can race the teardown once sysfs is gone. */
+	/* No file is open; no writer can race the teardown once sysfs is gone. */
+	mg_dev_exit();
 	mg_sysfs_exit();
 	mg_cpus_stop();
 	pr_info("unloaded\n");

@@ -5,7 +5,9 @@
  * them. Calls only go down this list, never up:
  *
  *   main.c      load parameters, module init and exit
+ *   dev.c       /dev/memguard: who may open it, its ioctls
  *   sysfs*.c    /sys/kernel/memguard/ (sysfs.h)
+ *   bwlock.c    the bandwidth lock: holders, the level in force
  *   config.c    every change of the configuration, on every CPU concerned
  *   cpu.c       CPU hotplug and the holder threads
  *   counter.c   the perf counters: default events, creation, probing
@@ -15,8 +17,9 @@
  *   reclaim.c   the shared pool of unused budget
  *   parse.c     values and text of the settings, no kernel state (parse.h)
  *
- * Lock order: cpus_read_lock(), mg_config_lock, a CPU's mg_cpu.lock, then
- * the spinlocks of period.c and reclaim.c.
+ * Lock order: cpus_read_lock(), mg_config_lock (which also protects the
+ * bandwidth lock's holders), a CPU's mg_cpu.lock, then the spinlocks of
+ * period.c and reclaim.c.
  */
 #ifndef MEMGUARD_H
 #define MEMGUARD_H
@@ -105,6 +108,14 @@ DECLARE_PER_CPU(struct mg_cpu, mg_cpus);
 struct mg_config {
 	bool enabled;
 	bool reclaim;
+	bool monitor;		/* measure only: no CPU is ever held */
+	/*
+	 * The bandwidth lock's level in force (bwlock.c), applied to the
+	 * non-critical CPUs' budgets at each boundary (period.c): per mille
+	 * of their budgets (1000: none) and a cap in MB/s (0: none).
+	 */
+	u32 bwlock_permille;
+	u64 bwlock_mbps;
 	u32 period_us;
 	u32 line_size;
 	u32 hold_priority;
@@ -132,9 +143,43 @@ void mg_set_critical(unsigned int cpu, bool critical);
 void mg_set_period(u32 period_us);
 void mg_set_enabled(bool enabled);
 void mg_set_reclaim(bool reclaim);
+void mg_set_monitor(bool monitor);
 void mg_set_line_size(u32 line_size);
 int mg_set_hold_priority(u32 prio);
 void mg_reset_stats(unsigned int cpu);
+
+/*
+ * bwlock.c; callers hold mg_lock(), but for mg_bwlock_file_new() and
+ * mg_bwlock_file_release(). The transitions, as the trace shows them:
+ */
+enum { MG_BWLOCK_OP_ACQUIRE, MG_BWLOCK_OP_RELEASE, MG_BWLOCK_OP_CLOSE };
+
+struct mg_bwlock_file;
+struct mg_bwlock_level {
+	u32 kind;		/* MEMGUARD_BWLOCK_PERMILLE or _MBPS */
+	u64 value;
+};
+
+struct mg_bwlock_state {
+	unsigned int holders;	/* acquisitions, all files */
+	unsigned int files;	/* files holding at least one */
+	u32 permille;		/* in force; 1000 when free */
+	u64 mbps;		/* in force; 0 when none */
+	u64 held_ns;		/* since load, the current hold included */
+	u64 acquisitions;	/* since load */
+};
+
+struct mg_bwlock_file *mg_bwlock_file_new(void);
+void mg_bwlock_file_release(struct mg_bwlock_file *bf);
+int mg_bwlock_acquire(struct mg_bwlock_file *bf,
+		      const struct mg_bwlock_level *level);
+int mg_bwlock_release(struct mg_bwlock_file *bf);
+unsigned int mg_bwlock_depth(const struct mg_bwlock_file *bf);
+void mg_bwlock_state(struct mg_bwlock_state *st);
+
+/* dev.c */
+int mg_dev_init(void);
+void mg_dev_exit(void);
 
 /* cpu.c */
 int mg_thread_set_priority(struct task_struct *thread, u32 prio);

@@ -72,6 +72,34 @@ TRACE_EVENT(memguard_period,
 		      __entry->throttled)
 );
 
+/*
+ * The bandwidth lock changed: an acquisition, a release, or the
+ * acquisitions a closed file still held (op) by process pid; the
+ * acquisitions counted after it and the level in force (per mille of the
+ * budgets, 1000: none; MB/s cap, 0: none); held_ns when the lock ended.
+ */
+TRACE_EVENT(memguard_bwlock,
+	    TP_PROTO(int op, pid_t pid, unsigned int holders, u32 permille, u64 mbps, u64 held_ns),
+	    TP_ARGS(op, pid, holders, permille, mbps, held_ns),
+	    TP_STRUCT__entry(__field(int, op)
+			     __field(pid_t, pid)
+			     __field(unsigned int, holders)
+			     __field(u32, permille)
+			     __field(u64, mbps)
+			     __field(u64, held_ns)),
+	    TP_fast_assign(__entry->op = op;
+			   __entry->pid = pid;
+			   __entry->holders = holders;
+			   __entry->permille = permille;
+			   __entry->mbps = mbps;
+			   __entry->held_ns = held_ns;),
+	    TP_printk("op=%s pid=%d holders=%u permille=%u mbps=%llu held_ns=%llu",
+		      __print_symbolic(__entry->op, { 0, "acquire" }, { 1, "release" },
+				       { 2, "close" }),
+		      __entry->pid, __entry->holders, __entry->permille,
+		      __entry->mbps, __entry->held_ns)
+);
+
 #endif /* MEMGUARD_TRACE_H */
 
 /* Out of tree the header lives next to the sources (CFLAGS -I$(src)). */

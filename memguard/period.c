@@ -11,6 +11,8 @@
 #include <linux/minmax.h>
 #include <linux/spinlock.h>
 
+#include <colorguard/memguard.h>
+
 #include "memguard.h"
 #include "memguard_trace.h"
 
@@ -100,17 +102,39 @@ void mg_resync(struct mg_cpu *mc)
 	hrtimer_start(&mc->timer, mc->period_end, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
+/*
+ * The bandwidth lock's level (bwlock.c) applied to a non-critical CPU's
+ * budget of @events: per mille of it (at least one event; unlimited
+ * stays unlimited) and at most the MB/s cap.
+ */
+static u64 mg_bwlock_cap(const struct mg_cpu *mc, u64 events, u64 period_us,
+			 u32 line)
+{
+	u32 permille = READ_ONCE(mg_config.bwlock_permille);
+	u64 mbps = READ_ONCE(mg_config.bwlock_mbps);
+	struct mg_budget cap = { .kind = MG_BUDGET_MBPS, .value = mbps };
+
+	if (mc->critical)
+		return events;
+	if (events != MG_UNLIMITED && permille < MEMGUARD_BWLOCK_PERMILLE_MAX)
+		events = max_t(u64, div_u64(events * permille,
+					    MEMGUARD_BWLOCK_PERMILLE_MAX), 1);
+	if (mbps)
+		events = min(events, mg_budget_events(&cap, period_us, line));
+	return events;
+}
+
 static void mg_assign_budgets(struct mg_cpu *mc, u32 line, bool use_reclaim)
 {
-	u64 b;
+	u64 b, us = div_u64(mc->period_ns, NSEC_PER_USEC);
 	int s;
 
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		b = MG_UNLIMITED;
 		if (mc->event[s])
-			b = mg_budget_events(&mc->budget[s],
-					     div_u64(mc->period_ns, NSEC_PER_USEC),
-					     line);
+			b = mg_bwlock_cap(mc, mg_budget_events(&mc->budget[s],
+							       us, line),
+					  us, line);
 		mc->assigned[s] = b;
 		mc->allowance[s] = b;
 		if (use_reclaim && b != MG_UNLIMITED && !mc->mispredicted[s])
@@ -171,12 +195,16 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 {
 	u64 used[MG_NR_SLOTS] = { 0 };
 	ktime_t t0 = ktime_get();
+	bool monitor = READ_ONCE(mg_config.monitor);
 	u64 idx, cost, lat;
 	bool counted;
 	int s;
 
 	if (!mc->armed)
 		return;
+	/* Monitor mode: count, account and trace; no limit, no reclaim. */
+	if (monitor)
+		reclaim = false;
 	for (s = 0; s < MG_NR_SLOTS; s++)
 		if (mc->event[s])
 			used[s] = perf_event_pause(mc->event[s], true);
@@ -200,7 +228,7 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s])
 			continue;
-		if (mc->allowance[s] == MG_UNLIMITED)
+		if (mc->allowance[s] == MG_UNLIMITED || monitor)
 			mg_arm(mc, s, MG_COUNT_ONLY_PERIOD, false);
 		else
 			mg_arm(mc, s, mc->allowance[s], true);

@@ -40,8 +40,9 @@
  *  decision)                                 lock          reclaim
  *  mg_hold               holder thread,      nothing;      ->throttled,
  *                        idle                then mc->lock ->stats.throttled_ns
- *  mg_update_armed       config.c, cpu.c:    mg_config_    ->armed; mg_kick()
- *                        process, any CPU    lock, mc->lock
+ *  mg_update_armed       config.c, cpu.c,    mg_config_    ->armed; mg_kick()
+ *                        bwlock.c: process,  lock, mc->lock
+ *                        any CPU
  *
  * Nothing in NMI takes a lock, wakes a task or calls perf; the hard irq
  * callbacks only set a work bit and wake the thread. Configuration writers
@@ -157,20 +158,24 @@ void mg_regulate_init(void)
  * @mc: the CPU
  * @force: resync even if the armed state stays (a new period)
  *
- * A CPU is armed when it is online, regulation is enabled, it is not
- * critical and a slot with a counter has a budget. A change wakes its
- * thread to start or stop the timer. Caller holds mg_config_lock and
- * @mc->lock.
+ * A CPU is armed when it is online, regulation is enabled and a slot has
+ * a counter, and either monitor mode is on (every such CPU is measured,
+ * none held) or the CPU is not critical and the slot has a budget or the
+ * bandwidth lock caps it in MB/s. A change wakes its thread to start or
+ * stop the timer. Caller holds mg_config_lock and @mc->lock.
  */
 void mg_update_armed(struct mg_cpu *mc, bool force)
 {
 	bool armed = false;
 	int s;
 
-	if (mc->online && mg_config.enabled && !mc->critical)
+	if (mc->online && mg_config.enabled)
 		for (s = 0; s < MG_NR_SLOTS; s++)
 			if (mc->event[s] &&
-			    mc->budget[s].kind != MG_BUDGET_UNLIMITED)
+			    (mg_config.monitor ||
+			     (!mc->critical &&
+			      (mg_config.bwlock_mbps ||
+			       mc->budget[s].kind != MG_BUDGET_UNLIMITED))))
 				armed = true;
 	if (armed == mc->armed && !force)
 		return;
@@ -189,7 +194,9 @@ static u64 mg_overflow(struct mg_cpu *mc)
 	s64 hold;
 	int s;
 
-	if (!mc->armed || mc->fresh || mc->throttled)
+	/* Monitor mode measures only (period.c leaves counters unlimited). */
+	if (!mc->armed || mc->fresh || mc->throttled ||
+	    READ_ONCE(mg_config.monitor))
 		return 0;
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s])

@@ -63,6 +63,7 @@ static const struct attribute_group mg_status_group = {
 static const struct attribute_group *mg_groups[] = {
 	&mg_status_group,
 	&mg_global_group,
+	&mg_bwlock_group,
 	NULL,
 };
 

@@ -2,7 +2,8 @@
 /*
  * The files of /sys/kernel/memguard/ itself: status, the switches, the
  * period, line size, holder priority, the two events, the budget list, the
- * critical CPUs and reset_stats. Each is a show, a parse and an apply;
+ * critical CPUs and reset_stats; monitor, and the bandwidth lock's folder
+ * bwlock/. Each is a show, a parse and an apply;
  * sysfs.c runs them (struct mg_file in sysfs.h).
  */
 #include <linux/cpu.h>
@@ -16,6 +17,7 @@
 static ssize_t mg_status_show(const struct mg_file *file, unsigned int unused,
 			      char *buf)
 {
+	struct mg_bwlock_state bw;
 	char name[48];
 	unsigned int cpu;
 	bool any_event = false, any_armed = false, default_missing = false;
@@ -41,11 +43,24 @@ static ssize_t mg_status_show(const struct mg_file *file, unsigned int unused,
 		len += sysfs_emit_at(buf, len,
 				     "enabled: no CPU armed (budgets unlimited or CPUs critical)\n");
 	} else {
-		len += sysfs_emit_at(buf, len, "enabled: regulating CPUs ");
+		len += sysfs_emit_at(buf, len, "enabled: %s CPUs ",
+				     mg_config.monitor ? "monitoring" :
+							 "regulating");
 		for_each_online_cpu(cpu)
 			if (per_cpu_ptr(&mg_cpus, cpu)->armed)
 				len += sysfs_emit_at(buf, len, "%u ", cpu);
 		len--;
+		len += sysfs_emit_at(buf, len, "%s\n", mg_config.monitor ?
+				     " (monitor mode: no CPU is held)" : "");
+	}
+	mg_bwlock_state(&bw);
+	if (bw.holders) {
+		len += sysfs_emit_at(buf, len,
+				     "bandwidth lock held: %u acquisitions, %u per mille of budgets",
+				     bw.holders, bw.permille);
+		if (bw.mbps)
+			len += sysfs_emit_at(buf, len, ", at most %llu MB/s",
+					     bw.mbps);
 		len += sysfs_emit_at(buf, len, "\n");
 	}
 	for (s = 0; s < MG_NR_SLOTS; s++) {
@@ -96,6 +111,18 @@ static ssize_t mg_reclaim_show(const struct mg_file *file, unsigned int unused,
 static int mg_reclaim_apply(struct mg_write *w)
 {
 	mg_set_reclaim(w->val.on);
+	return 0;
+}
+
+static ssize_t mg_monitor_show(const struct mg_file *file, unsigned int unused,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(mg_config.monitor));
+}
+
+static int mg_monitor_apply(struct mg_write *w)
+{
+	mg_set_monitor(w->val.on);
 	return 0;
 }
 
@@ -344,6 +371,8 @@ MG_FILE_RW(mg_file_enable, "enable", MG_READ, mg_enable_show,
 	   mg_parse_bool, mg_enable_apply);
 MG_FILE_RW(mg_file_reclaim, "reclaim", MG_READ, mg_reclaim_show,
 	   mg_parse_bool, mg_reclaim_apply);
+MG_FILE_RW(mg_file_monitor, "monitor", MG_READ, mg_monitor_show,
+	   mg_parse_bool, mg_monitor_apply);
 MG_FILE_RW(mg_file_period_us, "period_us", MG_READ, mg_period_us_show,
 	   mg_period_us_parse, mg_period_us_apply);
 MG_FILE_RW(mg_file_line_size, "line_size", MG_READ, mg_line_size_show,
@@ -366,6 +395,7 @@ static struct attribute *mg_global_attrs[] = {
 	&mg_file_status.attr,
 	&mg_file_enable.attr,
 	&mg_file_reclaim.attr,
+	&mg_file_monitor.attr,
 	&mg_file_period_us.attr,
 	&mg_file_line_size.attr,
 	&mg_file_hold_priority.attr,
@@ -379,4 +409,72 @@ static struct attribute *mg_global_attrs[] = {
 
 const struct attribute_group mg_global_group = {
 	.attrs = mg_global_attrs,
+};
+
+/*
+ * bwlock/: the bandwidth lock's state, read under mg_config_lock; a
+ * file's stat field says which figure it shows.
+ */
+enum {
+	MG_BW_STATE, MG_BW_HOLDERS, MG_BW_FILES, MG_BW_PERMILLE, MG_BW_MBPS,
+	MG_BW_HELD_NS, MG_BW_ACQUISITIONS
+};
+
+static ssize_t mg_bwlock_show(const struct mg_file *file, unsigned int unused,
+			      char *buf)
+{
+	struct mg_bwlock_state st;
+
+	mutex_lock(&mg_config_lock);
+	mg_bwlock_state(&st);
+	mutex_unlock(&mg_config_lock);
+	switch (file->stat) {
+	case MG_BW_STATE:
+		return sysfs_emit(buf, "%s\n", st.holders ? "held" : "free");
+	case MG_BW_HOLDERS:
+		return sysfs_emit(buf, "%u\n", st.holders);
+	case MG_BW_FILES:
+		return sysfs_emit(buf, "%u\n", st.files);
+	case MG_BW_PERMILLE:
+		return sysfs_emit(buf, "%u\n", st.permille);
+	case MG_BW_MBPS:
+		if (!st.mbps)
+			return sysfs_emit(buf, "unlimited\n");
+		return sysfs_emit(buf, "%llu\n", st.mbps);
+	case MG_BW_HELD_NS:
+		return sysfs_emit(buf, "%llu\n", st.held_ns);
+	default:
+		return sysfs_emit(buf, "%llu\n", st.acquisitions);
+	}
+}
+
+#define MG_BWLOCK_FILE(_name, _which)					\
+	static struct mg_file mg_bw_##_name = {				\
+		.attr = { .name = #_name, .mode = 0444 },		\
+		.show = mg_bwlock_show,					\
+		.stat = _which,						\
+	}
+
+MG_BWLOCK_FILE(state, MG_BW_STATE);
+MG_BWLOCK_FILE(holders, MG_BW_HOLDERS);
+MG_BWLOCK_FILE(holder_files, MG_BW_FILES);
+MG_BWLOCK_FILE(level_permille, MG_BW_PERMILLE);
+MG_BWLOCK_FILE(level_mbps, MG_BW_MBPS);
+MG_BWLOCK_FILE(held_ns, MG_BW_HELD_NS);
+MG_BWLOCK_FILE(acquisitions, MG_BW_ACQUISITIONS);
+
+static struct attribute *mg_bwlock_attrs[] = {
+	&mg_bw_state.attr,
+	&mg_bw_holders.attr,
+	&mg_bw_holder_files.attr,
+	&mg_bw_level_permille.attr,
+	&mg_bw_level_mbps.attr,
+	&mg_bw_held_ns.attr,
+	&mg_bw_acquisitions.attr,
+	NULL,
+};
+
+const struct attribute_group mg_bwlock_group = {
+	.name = "bwlock",
+	.attrs = mg_bwlock_attrs,
 };

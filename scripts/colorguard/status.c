@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `colorguard status`: one screen of the live system (mm-color's geometry,
- * root colors, quarantine and pool; per cell of the config its CPUs,
- * colors and free pages; per CPU memguard's budget, use and throttled
- * share), then every difference between the live system and what
- * `colorguard apply` would have written for the config, one
+ * root colors, quarantine and pool; memguard's bandwidth lock; per cell of
+ * the config its CPUs, colors and free pages; per CPU memguard's mode
+ * (regulate or monitor), budget, use and throttled share), then every
+ * difference between the live system and what `colorguard apply` would
+ * have written for the config, one
  * "mismatch: ..." line each. The comparison follows the files of
  * Documentation/ABI/testing/: lists are compared as sets, budgets as the
  * text memguard shows (MB/s as a number, or "unlimited").
@@ -203,12 +204,34 @@ static void budget_want(const struct cg_u64 *b, char *buf, size_t len)
 		snprintf(buf, len, "unlimited");
 }
 
+/* The bandwidth lock of /dev/memguard, when the module has one. */
+static void show_bwlock(struct status *st)
+{
+	unsigned long long holders = 0, files = 0, permille = 0;
+	char mbps[32];
+
+	if (rd_u64(st, MG "/bwlock", "holders", &holders))
+		return;
+	if (!holders) {
+		fprintf(st->out, "            bandwidth lock free\n");
+		return;
+	}
+	rd_u64(st, MG "/bwlock", "holder_files", &files);
+	rd_u64(st, MG "/bwlock", "level_permille", &permille);
+	rd(st, MG "/bwlock", "level_mbps", mbps, sizeof(mbps));
+	fprintf(st->out, "            bandwidth lock held: %llu acquisitions by %llu files, budgets at %llu per mille",
+		holders, files, permille);
+	if (mbps[0] && strcmp(mbps, "unlimited"))
+		fprintf(st->out, ", at most %s MB/s", mbps);
+	fprintf(st->out, "\n");
+}
+
 static void show_memguard(struct status *st)
 {
 	const struct cg_system *sys = st->sys;
 	static unsigned char crit[CG_MAX_CPUS], member[CG_MAX_CELLS][CG_MAX_CPUS];
 	char status[256], buf[VAL_MAX], want[VAL_MAX], dir[64];
-	unsigned long long en = 0, period = 0, line = 0;
+	unsigned long long en = 0, period = 0, line = 0, mon = 0;
 	unsigned int c, i, ncells = sys ? sys->cfg.nr_cells : 0;
 	int any = 0;
 
@@ -221,8 +244,10 @@ static void show_memguard(struct status *st)
 	rd_u64(st, MG, "enable", &en);
 	rd_u64(st, MG, "period_us", &period);
 	rd_u64(st, MG, "line_size", &line);
+	rd_u64(st, MG, "monitor", &mon);
 	fprintf(st->out, "memguard    %s\n            period %llu us, line %llu B\n",
 		status[0] ? status : "?", period, line);
+	show_bwlock(st);
 
 	memset(crit, 0, sizeof(crit));
 	for (i = 0; i < ncells; i++) {
@@ -239,8 +264,8 @@ static void show_memguard(struct status *st)
 		cmp_num(st, MG, "line_size", sys->line_size);
 	}
 
-	fprintf(st->out, "\n%-4s %-12s %-4s %-5s %-10s %-10s %-21s %-21s %s\n",
-		"CPU", "cell", "crit", "armed", "read MB/s", "write MB/s",
+	fprintf(st->out, "\n%-4s %-12s %-4s %-5s %-8s %-10s %-10s %-21s %-21s %s\n",
+		"CPU", "cell", "crit", "armed", "mode", "read MB/s", "write MB/s",
 		"read used/budget", "write used/budget", "throttled");
 	for (c = 0; c < CG_MAX_CPUS; c++) {
 		unsigned long long cr = 0, armed = 0, periods = 0, thr = 0;
@@ -275,8 +300,10 @@ static void show_memguard(struct status *st)
 			}
 		snprintf(ruse, sizeof(ruse), "%llu/%s", ru, rbe);
 		snprintf(wuse, sizeof(wuse), "%llu/%s", wu, wbe);
-		fprintf(st->out, "%-4u %-12s %-4llu %-5llu %-10s %-10s %-21s %-21s ",
-			c, cell, cr, armed, rb, wb, ruse, wuse);
+		fprintf(st->out, "%-4u %-12s %-4llu %-5llu %-8s %-10s %-10s %-21s %-21s ",
+			c, cell, cr, armed,
+			!armed ? "-" : mon ? "monitor" : "regulate",
+			rb, wb, ruse, wuse);
 		if (periods)
 			fprintf(st->out, "%.1f%% of %llu periods\n",
 				100.0 * (double)thr / (double)periods, periods);

@@ -21,7 +21,11 @@ st_tree() {	# st_tree DIR: the live state after apply board4.cfg
 	 echo "enabled: regulating CPUs 0-1,3" > status && echo 1 > enable &&
 	 echo 1000 > period_us && echo 64 > line_size && echo 2 > critical &&
 	 echo '0-1:1000,500 2:unlimited,unlimited 3:400,200' > budgets &&
-	 echo ok > last_cmd_status)
+	 echo 0 > monitor && echo ok > last_cmd_status)
+	mkdir -p "$d/kernel/memguard/bwlock"
+	(cd "$d/kernel/memguard/bwlock" &&
+	 echo free > state && echo 0 > holders && echo 0 > holder_files &&
+	 echo 1000 > level_permille && echo unlimited > level_mbps)
 	for c in 0 1 2 3; do
 		mkdir -p "$d/kernel/memguard/cpu$c"
 		(cd "$d/kernel/memguard/cpu$c" &&
@@ -53,9 +57,10 @@ if [ "$rc" -eq 0 ] &&
    grep -qxF '            root colors 8-23; quarantine 5000 pages; foreign pages in use by root Linux ~12' "$tmp/out" &&
    grep -qxF '            pool 256 pages, free 200, /dev/mm-color in use 56 (0 parked)' "$tmp/out" &&
    grep -qxF 'memguard    enabled: regulating CPUs 0-1,3' "$tmp/out" &&
-   grep -qE '^0 +linux +0 +1 +1000 +500 +9000/16384 +4000/8192 +25\.0% of 400 periods$' "$tmp/out" &&
-   grep -qE '^2 +rt +1 +0 +unlimited +unlimited +0/unlimited +0/unlimited +-$' "$tmp/out" &&
-   grep -qE '^3 +gui +0 +1 +400 +200 +9000/6553 ' "$tmp/out" &&
+   grep -qxF '            bandwidth lock free' "$tmp/out" &&
+   grep -qE '^0 +linux +0 +1 +regulate +1000 +500 +9000/16384 +4000/8192 +25\.0% of 400 periods$' "$tmp/out" &&
+   grep -qE '^2 +rt +1 +0 +- +unlimited +unlimited +0/unlimited +0/unlimited +-$' "$tmp/out" &&
+   grep -qE '^3 +gui +0 +1 +regulate +400 +200 +9000/6553 ' "$tmp/out" &&
    grep -qE '^rt +critical +2 +24-31 +228 +as configured$' "$tmp/out" &&
    grep -qE '^linux +root +0-1 +8-23 +[0-9]+ +as configured$' "$tmp/out" &&
    grep -qx "no mismatch: the live system is what \`colorguard apply $b4\` sets" "$tmp/out" &&
@@ -73,6 +78,23 @@ if [ "$rc" -eq 0 ] && ! grep -q '^mismatch' "$tmp/out"; then
 	tap_ok "status: lists compare as sets (8-15,16-23 is 8-23)"
 else
 	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "status: lists compare as sets"
+fi
+
+## Monitor mode and a held bandwidth lock are shown, and are no mismatch
+st_tree "$st"
+echo 1 > "$st/kernel/memguard/monitor"
+echo "enabled: monitoring CPUs 0-3 (monitor mode: no CPU is held)" > "$st/kernel/memguard/status"
+(cd "$st/kernel/memguard/bwlock" && echo held > state && echo 3 > holders &&
+ echo 2 > holder_files && echo 250 > level_permille && echo 400 > level_mbps)
+COLORGUARD_SYSFS=$st run status "$b4"
+if [ "$rc" -eq 0 ] &&
+   grep -qxF 'memguard    enabled: monitoring CPUs 0-3 (monitor mode: no CPU is held)' "$tmp/out" &&
+   grep -qxF '            bandwidth lock held: 3 acquisitions by 2 files, budgets at 250 per mille, at most 400 MB/s' "$tmp/out" &&
+   grep -qE '^0 +linux +0 +1 +monitor +1000 ' "$tmp/out" &&
+   grep -qE '^2 +rt +1 +0 +- +unlimited ' "$tmp/out"; then
+	tap_ok "status: monitor mode in the mode column, the bandwidth lock's holders and level"
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "status: monitor mode and the bandwidth lock"
 fi
 
 ## Every planted difference is named, and only those

@@ -1208,6 +1208,7 @@ static void memguard_files(void)
 	static const struct iface global[] = {
 		{ "enable", K_BOOL, "0", "0", 0, 0, 1 },
 		{ "reclaim", K_BOOL, "0", "1", 0, 0, 1 },
+		{ "monitor", K_BOOL, "0", "1", 0, 0, 1 },
 		{ "period_us", K_NUM, "2000", "5000", 0, 100, 1000000 },
 		{ "line_size", K_NUM, "64", "128", 0, 16, 4096 },
 		{ "read_event", K_EVENT, "sw:cpu-clock", "sw:cpu-clock", 0, 0, 0 },

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * Userspace API of /dev/memguard (memguard.ko): the bandwidth lock.
+ *
+ * While a task holds the lock, every regulated CPU that is not critical
+ * gets a smaller budget: the strictest level of all holders, from the
+ * next period boundary (within one period). Critical CPUs are never held.
+ * The lock belongs to the open file: it is counted per acquisition
+ * (nested acquisitions on one file and acquisitions on several files are
+ * all counted) and ends when the last one is released, by
+ * MEMGUARD_BWLOCK_RELEASE or when the file's last reference is closed
+ * (also when its task is killed). The budgets configured in sysfs are
+ * never changed: they apply again from the boundary after the end.
+ * Documentation/ABI/testing/sysfs-kernel-memguard describes the device,
+ * its permissions and the sysfs files that show the lock.
+ */
+#ifndef _COLORGUARD_MEMGUARD_H
+#define _COLORGUARD_MEMGUARD_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+/*
+ * Level kinds. PERMILLE: each non-critical CPU gets @value per mille
+ * (1..1000) of its own budget, read and write alike, at least one event;
+ * an unlimited budget stays unlimited. MBPS: each non-critical CPU's read
+ * and write budgets are each at most @value MB/s (2^20 bytes per second,
+ * 1..1000000), converted to events as a budget in MB/s is; this also
+ * regulates CPUs whose budgets are unlimited.
+ */
+#define MEMGUARD_BWLOCK_PERMILLE	1
+#define MEMGUARD_BWLOCK_MBPS		2
+
+#define MEMGUARD_BWLOCK_PERMILLE_MAX	1000
+#define MEMGUARD_BWLOCK_MBPS_MAX	1000000
+/* Acquisitions one open file may hold at once (nesting depth). */
+#define MEMGUARD_BWLOCK_DEPTH_MAX	16
+
+/* The level to impose on the non-critical CPUs; @flags must be 0. */
+struct memguard_bwlock {
+	__u32 kind;
+	__u32 flags;
+	__u64 value;
+};
+
+/* The lock as it is now. */
+struct memguard_bwlock_info {
+	__u32 holders;		/* acquisitions counted, all files */
+	__u32 depth;		/* acquisitions of this file */
+	__u32 level_permille;	/* in force: 1000 when none */
+	__u32 reserved;		/* 0 */
+	__u64 level_mbps;	/* in force: 0 when none */
+	__u64 held_ns;		/* total time held since load, the current hold too */
+};
+
+#define MEMGUARD_IOC_MAGIC	0xCC
+
+/*
+ * Errnos, the convention of <colorguard/mm_color.h>: EINVAL for flags
+ * other than 0 or an unknown kind, ERANGE for a value outside the kind's
+ * range, EFAULT for a bad address, EBUSY when the file already holds
+ * MEMGUARD_BWLOCK_DEPTH_MAX acquisitions, EPERM for a release by a file
+ * that holds nothing (as pthread_mutex_unlock()), ENOTTY for an unknown
+ * request. A rejected call changes nothing.
+ */
+
+/* Take the lock (once more) at a level. */
+#define MEMGUARD_BWLOCK_ACQUIRE	_IOW(MEMGUARD_IOC_MAGIC, 0x20, struct memguard_bwlock)
+/* Release this file's most recent acquisition. */
+#define MEMGUARD_BWLOCK_RELEASE	_IO(MEMGUARD_IOC_MAGIC, 0x21)
+/* Read the lock's state. */
+#define MEMGUARD_BWLOCK_GET	_IOR(MEMGUARD_IOC_MAGIC, 0x22, struct memguard_bwlock_info)
+
+#endif /* _COLORGUARD_MEMGUARD_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/memguard: the bandwidth lock (bwlock.c) for tasks. Who may open
+ * it (root, or the module's group, as /dev/mm-color), and its ioctls
+ * (<colorguard/memguard.h>). The lock belongs to the open file, and the
+ * file's release drops whatever it still holds, so a task that crashes
+ * or is killed cannot leave the lock set.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#include <linux/user_namespace.h>
+
+#include <colorguard/memguard.h>
+
+#include "memguard.h"
+
+static int mg_gid = -1;
+module_param_named(group, mg_gid, int, 0444);
+MODULE_PARM_DESC(group, "Group ID (initial user namespace) that may open /dev/memguard besides root (default: none)");
+/* mg_gid resolved once, at load, in the initial user namespace. */
+static kgid_t mg_kgid = INVALID_GID;
+
+static int mg_dev_open(struct inode *inode, struct file *filp)
+{
+	struct mg_bwlock_file *bf;
+
+	/*
+	 * capable() asks the initial user namespace, and the group is one
+	 * of it: a gid mapped in a user namespace the caller made is not a
+	 * way in.
+	 */
+	if (!capable(CAP_SYS_ADMIN) &&
+	    !(gid_valid(mg_kgid) && in_group_p(mg_kgid)))
+		return -EPERM;
+	bf = mg_bwlock_file_new();
+	if (!bf)
+		return -ENOMEM;
+	filp->private_data = bf;
+	return 0;
+}
+
+static int mg_dev_release(struct inode *inode, struct file *filp)
+{
+	mg_bwlock_file_release(filp->private_data);
+	return 0;
+}
+
+static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
+{
+	struct memguard_bwlock req;
+	struct mg_bwlock_level level;
+	u64 max;
+	int ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags)
+		return -EINVAL;
+	if (req.kind == MEMGUARD_BWLOCK_PERMILLE)
+		max = MEMGUARD_BWLOCK_PERMILLE_MAX;
+	else if (req.kind == MEMGUARD_BWLOCK_MBPS)
+		max = MEMGUARD_BWLOCK_MBPS_MAX;
+	else
+		return -EINVAL;
+	if (!req.value || req.value > max)
+		return -ERANGE;
+	level.kind = req.kind;
+	level.value = req.value;
+	mg_lock();
+	ret = mg_bwlock_acquire(bf, &level);
+	mg_unlock();
+	return ret;
+}
+
+static long mg_ioc_release(struct mg_bwlock_file *bf)
+{
+	int ret;
+
+	mg_lock();
+	ret = mg_bwlock_release(bf);
+	mg_unlock();
+	return ret;
+}
+
+static long mg_ioc_get(struct mg_bwlock_file *bf, void __user *arg)
+{
+	struct memguard_bwlock_info info = {};
+	struct mg_bwlock_state st;
+
+	mg_lock();
+	mg_bwlock_state(&st);
+	info.depth = mg_bwlock_depth(bf);
+	mg_unlock();
+	info.holders = st.holders;
+	info.level_permille = st.permille;
+	info.level_mbps = st.mbps;
+	info.held_ns = st.held_ns;
+	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long mg_dev_ioctl(struct file *filp, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct mg_bwlock_file *bf = filp->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case MEMGUARD_BWLOCK_ACQUIRE:
+		return mg_ioc_acquire(bf, uarg);
+	case MEMGUARD_BWLOCK_RELEASE:
+		return mg_ioc_release(bf);
+	case MEMGUARD_BWLOCK_GET:
+		return mg_ioc_get(bf, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations mg_fops = {
+	.owner = THIS_MODULE,
+	.open = mg_dev_open,
+	.release = mg_dev_release,
+	.unlocked_ioctl = mg_dev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/* open() does the permission check: root, or the module's group. */
+static struct miscdevice mg_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "memguard",
+	.fops = &mg_fops,
+	.mode = 0666,
+};
+
+/**
+ * mg_dev_init() - resolve the device group and register /dev/memguard
+ *
+ * Return: 0 or a negative errno from misc_register().
+ */
+int mg_dev_init(void)
+{
+	if (mg_gid >= 0)
+		mg_kgid = make_kgid(&init_user_ns, mg_gid);
+	return misc_register(&mg_misc);
+}
+
+/**
+ * mg_dev_exit() - remove /dev/memguard
+ *
+ * No file is open: the module could not unload otherwise.
+ */
+void mg_dev_exit(void)
+{
+	misc_deregister(&mg_misc);
+}
