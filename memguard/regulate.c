@@ -24,6 +24,7 @@
  *                        (x86, arm64 with                  ->armed,
  *                        pseudo-NMI) or                    ->throttled;
  *                        hard irq                          set_bit() ->fired;
+ *                                                          stamps ->overflow;
  *                                                          queues ->irq_work
  *  mg_irq_work_fn        hard irq            nothing       mg_kick(): set_bit()
  *                        (IRQ_WORK_INIT_                   ->work, wakes
@@ -39,7 +40,8 @@
  *  flow() (the hold                          reclaim pool  line_size and
  *  decision)                                 lock          reclaim
  *  mg_hold               holder thread,      nothing;      ->throttled,
- *                        idle                then mc->lock ->stats.throttled_ns
+ *                        idle                then mc->lock ->stats (hold time,
+ *                                                          overflow-to-hold)
  *  mg_update_armed       config.c, cpu.c:    mg_config_    ->armed; mg_kick()
  *                        process, any CPU    lock, mc->lock
  *
@@ -64,11 +66,14 @@
  * kernels with the fair deadline server (6.12 on) that server gives
  * SCHED_NORMAL tasks its share (50 ms of each second) in any case.
  */
+#include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/bottom_half.h>
 #include <linux/cpu.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 
 #include "memguard.h"
@@ -78,6 +83,14 @@
 
 /* A hold shorter than this is not worth entering idle for. */
 #define MG_MIN_HOLD_NS		(5 * NSEC_PER_USEC)
+
+/* What the hold decision hands to the hold. */
+struct mg_hold_plan {
+	u64 hold_ns;			/* 0: no hold */
+	u64 used[MG_NR_SLOTS];		/* events at the decision */
+	u64 overflow;			/* mg_cpu.overflow of the hold */
+	u64 woken_ns;			/* local_clock() as the thread ran */
+};
 
 DEFINE_PER_CPU(struct mg_cpu, mg_cpus);
 struct mg_config mg_config;
@@ -96,7 +109,9 @@ static void mg_kick(struct mg_cpu *mc, int bit)
  * @data: unused
  * @regs: unused
  *
- * May run in NMI: nothing but a flag test and an irq_work.
+ * May run in NMI: nothing but flag tests, local_clock() and an irq_work.
+ * Stamps the first overflow the thread has not yet seen with its time and
+ * whether it interrupted the idle task.
  */
 void mg_overflow_handler(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
@@ -107,8 +122,16 @@ void mg_overflow_handler(struct perf_event *event,
 	for (s = 0; s < MG_NR_SLOTS; s++)
 		if (READ_ONCE(mc->event[s]) == event)
 			set_bit(s, &mc->fired);
-	if (READ_ONCE(mc->armed) && !READ_ONCE(mc->throttled))
-		irq_work_queue(&mc->irq_work);
+	if (!READ_ONCE(mc->armed) || READ_ONCE(mc->throttled))
+		return;
+	/*
+	 * The thread, on this CPU, takes the stamp with xchg(): it cannot
+	 * run between this test and the write.
+	 */
+	if (!READ_ONCE(mc->overflow))
+		WRITE_ONCE(mc->overflow, local_clock() << 1 |
+			   is_idle_task(current));
+	irq_work_queue(&mc->irq_work);
 }
 
 static void mg_irq_work_fn(struct irq_work *work)
@@ -179,18 +202,19 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 		mg_kick(mc, MG_WORK_RESYNC);
 }
 
-/* The hold decision: how long to hold the core, 0 for not at all. */
-static u64 mg_overflow(struct mg_cpu *mc)
+/* The hold decision: fills @h, h->hold_ns 0 for no hold. */
+static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
-	u64 val[MG_NR_SLOTS] = { 0 };
+	u64 *val = h->used;
 	u64 enabled, running, more;
 	bool hit = false, over = false;
 	ktime_t now;
 	s64 hold;
 	int s;
 
+	h->overflow = xchg(&mc->overflow, 0);
 	if (!mc->armed || mc->fresh || mc->throttled)
-		return 0;
+		return;
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s])
 			continue;
@@ -214,11 +238,11 @@ static u64 mg_overflow(struct mg_cpu *mc)
 	if (!hit)
 		mc->stats.spurious_overflows++;
 	if (!over)
-		return 0;
+		return;
 	now = ktime_get();
 	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
 	if (hold < MG_MIN_HOLD_NS)
-		return 0;
+		return;
 	/* Held cores do no task work; idle time is not traffic. */
 	for (s = 0; s < MG_NR_SLOTS; s++)
 		if (mc->event[s])
@@ -227,14 +251,39 @@ static u64 mg_overflow(struct mg_cpu *mc)
 	mc->period_throttled = true;
 	mc->throttle_start = now;
 	mc->stats.throttled_periods++;
-	trace_memguard_throttle(mc->cpu, mc->period_no, val[MG_READ],
-				val[MG_WRITE], hold);
-	return hold;
+	h->hold_ns = hold;
 }
 
-static void mg_hold(struct mg_cpu *mc, u64 hold_ns)
+/*
+ * Overflow-to-hold statistics of a hold that began at @start (local_clock())
+ * after the overflow stamped @overflow. An overflow taken in idle (a
+ * time-like event such as the VM's cycles counting an idle CPU) has no
+ * task to stop: counted apart, not in the delays. Caller holds mc->lock.
+ */
+static void mg_account_delay(struct mg_cpu *mc, u64 overflow, u64 start)
 {
-	u64 held;
+	struct mg_stats *st = &mc->stats;
+	u64 delay, us;
+	int b;
+
+	if (!overflow)
+		return;
+	if (overflow & 1) {
+		st->idle_holds++;
+		return;
+	}
+	delay = start - (overflow >> 1);
+	us = div_u64(delay, NSEC_PER_USEC);
+	b = us ? min(fls64(us), MG_DELAY_BUCKETS - 1) : 0;
+	st->hold_delay_hist[b]++;
+	st->hold_delay_ns_total += delay;
+	if (delay > st->hold_delay_ns_max)
+		st->hold_delay_ns_max = delay;
+}
+
+static void mg_hold(struct mg_cpu *mc, const struct mg_hold_plan *h)
+{
+	u64 held, start, delay = 0, wake = 0, at = h->overflow >> 1;
 
 	/*
 	 * Run softirqs raised in task context first: idle must not start
@@ -242,22 +291,31 @@ static void mg_hold(struct mg_cpu *mc, u64 hold_ns)
 	 */
 	local_bh_disable();
 	local_bh_enable();
+	start = local_clock();
+	if (h->overflow) {
+		delay = start - at;
+		wake = h->woken_ns - at;
+	}
+	trace_memguard_throttle(mc->cpu, mc->period_no, h->used[MG_READ],
+				h->used[MG_WRITE], h->hold_ns, delay, wake,
+				h->overflow & 1);
 	/* The idle state's exit latency may cost at most 1/8 of the hold. */
-	play_idle_precise(hold_ns, hold_ns >> 3);
+	play_idle_precise(h->hold_ns, h->hold_ns >> 3);
 
 	mutex_lock(&mc->lock);
 	held = ktime_to_ns(ktime_sub(ktime_get(), mc->throttle_start));
 	mc->stats.throttled_ns += held;
+	mg_account_delay(mc, h->overflow, start);
 	WRITE_ONCE(mc->throttled, false);
 	trace_memguard_release(mc->cpu, mc->period_no, held);
 	mutex_unlock(&mc->lock);
 }
 
-static u64 mg_do_work(struct mg_cpu *mc)
+static void mg_do_work(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
 	if (!mc->online) {
 		WRITE_ONCE(mc->work, 0);
-		return 0;
+		return;
 	}
 	if (test_and_clear_bit(MG_WORK_RESYNC, &mc->work))
 		mg_resync(mc);
@@ -265,8 +323,7 @@ static u64 mg_do_work(struct mg_cpu *mc)
 		mg_boundary(mc, READ_ONCE(mg_config.line_size),
 			    READ_ONCE(mg_config.reclaim));
 	if (test_and_clear_bit(MG_WORK_OVERFLOW, &mc->work))
-		return mg_overflow(mc);
-	return 0;
+		mg_overflow(mc, h);
 }
 
 /**
@@ -287,11 +344,11 @@ int mg_thread_should_run(unsigned int cpu)
 void mg_thread_fn(unsigned int cpu)
 {
 	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
-	u64 hold;
+	struct mg_hold_plan h = { .woken_ns = local_clock() };
 
 	mutex_lock(&mc->lock);
-	hold = mg_do_work(mc);
+	mg_do_work(mc, &h);
 	mutex_unlock(&mc->lock);
-	if (hold)
-		mg_hold(mc, hold);
+	if (h.hold_ns)
+		mg_hold(mc, &h);
 }
