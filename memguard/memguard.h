@@ -97,6 +97,7 @@ struct mg_cpu {
 	/* perf's event_limit is 1: the next overflow disables the counter */
 	bool limit_armed[MG_NR_SLOTS];
 	unsigned long fired;	/* slots whose limit an overflow used up */
+	u64 overflow_count[MG_NR_SLOTS];	/* count at the last overflow */
 	/*
 	 * The first overflow not yet seen by the thread, 0 if none: its
 	 * local_clock() shifted left by one, bit 0 set if it interrupted

@@ -9,11 +9,15 @@
  * refills) and a write event (LLC writebacks), a pinned hrtimer that ends
  * each regulation period at a time common to all CPUs, and a SCHED_FIFO
  * thread bound to it. A counter's sample period is the CPU's budget, so its
- * overflow marks exhaustion; the overflow handler (possibly in NMI) only
- * queues an irq_work, which wakes the thread. The thread does every perf
- * call (pause, period, enable, disable, read_value) in process context, at
- * period boundaries and on overflow, and holds an over-budget core in the
- * real idle loop (play_idle_precise()) until the period ends.
+ * overflow marks exhaustion; the overflow handler (possibly in NMI) notes
+ * the count and the time and queues an irq_work, which wakes the thread.
+ * The thread does every perf call (pause, period, enable, disable) in
+ * process context, at period boundaries and to re-arm after a stale
+ * overflow or a reclaim, and holds an over-budget core in the real idle
+ * loop (play_idle_precise()) until the period ends. From the overflow to
+ * the idle entry it takes only mc->lock (which a configuration write on
+ * that CPU may hold for a moment) and makes no perf call but stopping a
+ * second counter that is still counting (both slots in use).
  *
  * Who runs what, and what it may touch (mc: the CPU's struct mg_cpu; a
  * field read outside mc->lock is read with READ_ONCE()):
@@ -23,7 +27,8 @@
  *  mg_overflow_handler   PMU overflow: NMI   nothing       reads mc->event[],
  *                        (x86, arm64 with                  ->armed,
  *                        pseudo-NMI) or                    ->throttled;
- *                        hard irq                          set_bit() ->fired;
+ *                        hard irq                          set_bit() ->fired,
+ *                                                          ->overflow_count[];
  *                                                          stamps ->overflow;
  *                                                          queues ->irq_work
  *  mg_irq_work_fn        hard irq            nothing       mg_kick(): set_bit()
@@ -110,7 +115,8 @@ static void mg_kick(struct mg_cpu *mc, int bit)
  * @regs: unused
  *
  * May run in NMI: nothing but flag tests, local_clock() and an irq_work.
- * Stamps the first overflow the thread has not yet seen with its time and
+ * Keeps the counter's count at the overflow for the hold decision, and
+ * stamps the first overflow the thread has not yet seen with its time and
  * whether it interrupted the idle task.
  */
 void mg_overflow_handler(struct perf_event *event,
@@ -119,9 +125,13 @@ void mg_overflow_handler(struct perf_event *event,
 	struct mg_cpu *mc = this_cpu_ptr(&mg_cpus);
 	int s;
 
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (READ_ONCE(mc->event[s]) == event)
-			set_bit(s, &mc->fired);
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (READ_ONCE(mc->event[s]) != event)
+			continue;
+		/* The PMU drivers update the count before calling us. */
+		WRITE_ONCE(mc->overflow_count[s], local64_read(&event->count));
+		set_bit(s, &mc->fired);
+	}
 	if (!READ_ONCE(mc->armed) || READ_ONCE(mc->throttled))
 		return;
 	/*
@@ -202,13 +212,20 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 		mg_kick(mc, MG_WORK_RESYNC);
 }
 
-/* The hold decision: fills @h, h->hold_ns 0 for no hold. */
+/*
+ * The hold decision: fills @h, h->hold_ns 0 for no hold. It runs between
+ * the overflow interrupt and the hold, so it reads no counter: a counter
+ * whose overflow fired is judged by the count its interrupt saw (a
+ * limited counter stops there), one that did not fire waits for its own
+ * interrupt. The only perf call on the way to a hold stops a second
+ * counter that is still counting (both slots in use).
+ */
 static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
 	u64 *val = h->used;
-	u64 enabled, running, more;
 	bool hit = false, over = false;
 	ktime_t now;
+	u64 more;
 	s64 hold;
 	int s;
 
@@ -216,15 +233,14 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 	if (!mc->armed || mc->fresh || mc->throttled)
 		return;
 	for (s = 0; s < MG_NR_SLOTS; s++) {
-		if (!mc->event[s])
+		if (!mc->event[s] || !test_bit(s, &mc->fired))
 			continue;
-		val[s] = perf_event_read_value(mc->event[s], &enabled, &running);
+		val[s] = READ_ONCE(mc->overflow_count[s]);
 		if (mc->allowance[s] == MG_UNLIMITED)
 			continue;
 		if (val[s] < mc->allowance[s]) {
 			/* A stale overflow used up the limit: arm for the rest. */
-			if (test_bit(s, &mc->fired))
-				mg_arm(mc, s, mc->allowance[s] - val[s], true);
+			mg_arm(mc, s, mc->allowance[s] - val[s], true);
 			continue;
 		}
 		hit = true;
@@ -243,9 +259,13 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
 	if (hold < MG_MIN_HOLD_NS)
 		return;
-	/* Held cores do no task work; idle time is not traffic. */
+	/*
+	 * Held cores do no task work; idle time is not traffic. A counter
+	 * whose limit fired stopped at its overflow: only others need a stop.
+	 */
 	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (mc->event[s])
+		if (mc->event[s] && !(test_bit(s, &mc->fired) &&
+				      mc->limit_armed[s]))
 			perf_event_disable(mc->event[s]);
 	WRITE_ONCE(mc->throttled, true);
 	mc->period_throttled = true;
