@@ -31,6 +31,9 @@
  *                                                          ->overflow_count[];
  *                                                          stamps ->overflow;
  *                                                          queues ->irq_work
+ *                                                          or, in a PMU or
+ *                                                          cpu-clock hard
+ *                                                          irq, mg_kick()
  *  mg_irq_work_fn        hard irq            nothing       mg_kick(): set_bit()
  *                        (IRQ_WORK_INIT_                   ->work, wakes
  *                        HARD)                             ->thread
@@ -77,6 +80,7 @@
 #include <linux/cpu.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
@@ -108,16 +112,40 @@ static void mg_kick(struct mg_cpu *mc, int bit)
 	wake_up_process(mc->thread);
 }
 
+/*
+ * May the overflow handler wake the thread itself? Only from the hard
+ * interrupt of a PMU (not NMI) or of a cpu-clock counter's hrtimer, where
+ * no lock is held; software events are also counted inside the scheduler
+ * (context switches, migrations) with its locks held, and NMIs may not
+ * wake at all: those go through the irq_work.
+ */
+static bool mg_overflow_can_wake(struct perf_event *event)
+{
+	if (in_nmi() || !in_hardirq())
+		return false;
+	switch (event->attr.type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return true;
+	case PERF_TYPE_SOFTWARE:
+		return event->attr.config == PERF_COUNT_SW_CPU_CLOCK;
+	}
+	return false;
+}
+
 /**
  * mg_overflow_handler() - a counter reached its sample period
  * @event: the counter
  * @data: unused
  * @regs: unused
  *
- * May run in NMI: nothing but flag tests, local_clock() and an irq_work.
- * Keeps the counter's count at the overflow for the hold decision, and
- * stamps the first overflow the thread has not yet seen with its time and
- * whether it interrupted the idle task.
+ * May run in NMI: nothing but flag tests, local_clock() and an irq_work,
+ * or, where that is safe, the thread's wake-up itself (one interrupt
+ * fewer on the way to the hold). Keeps the counter's count at the
+ * overflow for the hold decision, and stamps the first overflow the
+ * thread has not yet seen with its time and whether it interrupted the
+ * idle task.
  */
 void mg_overflow_handler(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
@@ -141,7 +169,10 @@ void mg_overflow_handler(struct perf_event *event,
 	if (!READ_ONCE(mc->overflow))
 		WRITE_ONCE(mc->overflow, local_clock() << 1 |
 			   is_idle_task(current));
-	irq_work_queue(&mc->irq_work);
+	if (mg_overflow_can_wake(event))
+		mg_kick(mc, MG_WORK_OVERFLOW);
+	else
+		irq_work_queue(&mc->irq_work);
 }
 
 static void mg_irq_work_fn(struct irq_work *work)
