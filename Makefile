@@ -10,7 +10,8 @@
 #   make check                 host tests, then VM suites on x86_64 and arm64
 #                              on Debian's kernels, x86_64 on the debug kernel,
 #                              arm64 on 6.1 PREEMPT_RT, the KVM cells suite
-#                              in its own boot per arch
+#                              in its own boot per arch, memguard's
+#                              accuracy in a deterministic arm64 boot
 #   make check-full            every kernel on both architectures
 #   make check-vm KERNEL=rt    one boot (KERNEL=debian|debug|rt|newer|newer-rt)
 #   make check-build-newer     modules against bookworm-backports' newer kernel
@@ -156,6 +157,11 @@ DEBUG_SKIP_SUITES ?= interference
 # kernel's.
 LLC_MODEL_SUITES := $(patsubst selftests/%/llc-model,%,$(shell grep -L '^scripts=' \
 	selftests/*/llc-model 2>/dev/null))
+# Scripts that boot deterministically (named in their folder's icount
+# file, see scripts/vm/run): never in the default list, which holds
+# folders; make check boots them on their own per CHECK_ICOUNT.
+ICOUNT_SUITES := $(foreach f,$(wildcard selftests/*/icount),$(addprefix \
+	$(patsubst selftests/%/icount,%,$(f))/,$(shell sed 's/\#.*//' $(f))))
 VM_SUITES ?= $(filter bed,$(ALL_VM_SUITES)) $(filter mm-color,$(ALL_VM_SUITES)) \
 	$(filter-out bed mm-color $(KVM_SUITES) $(if $(filter debug,$(KERNEL)),$(DEBUG_SKIP_SUITES)) \
 		$(if $(filter-out debian,$(KERNEL)),$(LLC_MODEL_SUITES)),$(ALL_VM_SUITES))
@@ -204,6 +210,9 @@ CHECK_NEGATIVE ?= x86_64:debug
 # The KVM suites' own boots (make check-vm VM_SUITES=cells), step names
 # check-vm-<arch>[-<kernel>]-kvm.
 CHECK_CELLS ?= x86_64:debian arm64:debian
+# The deterministic boot of the ICOUNT_SUITES (memguard's accuracy at a
+# 1 ms period, about 35 s boot to verdict), step check-vm-<arch>-icount.
+CHECK_ICOUNT ?= arm64:debian
 # Boots of the LLC-model suites alone, for kernels CHECK_VM does not boot
 # with them (check-vm on Debian's kernel adds that boot by itself).
 CHECK_LLC ?= arm64:debian
@@ -236,6 +245,11 @@ check:
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
 			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
 	done
+	-@for t in $(if $(ICOUNT_SUITES),$(CHECK_ICOUNT)); do \
+		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-icount; \
+		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
+			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(ICOUNT_SUITES)"; \
+	done
 	-@for t in $(if $(LLC_MODEL_SUITES),$(CHECK_LLC)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-llc; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
@@ -256,9 +270,12 @@ check-full:
 		CHECK_NEGATIVE="x86_64:debian x86_64:debug arm64:debug"
 
 # Benchmarks print their tables; they assert nothing about speed.
+# On arm64 memguard's accuracy in the deterministic boot follows.
 bench: bench-hv-color modules guest
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
 		mm-color/bench.sh memguard/bench
+	$(if $(filter arm64,$(ARCH)),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) \
+		--results $(BUILD)/bench $(ICOUNT_SUITES))
 
 vm-shell: modules guest
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --shell

@@ -40,6 +40,11 @@
 #define MG_COUNT_ONLY_PERIOD	BIT_ULL(62)
 /* Consecutive zero-count periods after which status warns. */
 #define MG_ZERO_WARN_PERIODS	1000
+/*
+ * Buckets of the overflow-to-hold histogram: below 1 us, then [2^(i-1),
+ * 2^i) us for bucket i up to 1024 us, and the rest.
+ */
+#define MG_DELAY_BUCKETS	12
 
 struct mg_stats {
 	u64 periods;
@@ -56,6 +61,12 @@ struct mg_stats {
 	u64 boundary_ns_total;
 	u64 boundary_ns_max;
 	u64 boundary_latency_ns_max;
+	/* overflow interrupt to idle entry of holds from a busy CPU */
+	u64 hold_delay_ns_max;
+	u64 hold_delay_ns_total;
+	u64 hold_delay_hist[MG_DELAY_BUCKETS];
+	/* holds after an overflow taken in idle (time-like events) */
+	u64 idle_holds;
 };
 
 /* Work bits for the per-CPU thread. */
@@ -89,6 +100,14 @@ struct mg_cpu {
 	/* perf's event_limit is 1: the next overflow disables the counter */
 	bool limit_armed[MG_NR_SLOTS];
 	unsigned long fired;	/* slots whose limit an overflow used up */
+	u64 overflow_count[MG_NR_SLOTS];	/* count at the last overflow */
+	/*
+	 * The first overflow not yet seen by the thread, 0 if none: its
+	 * local_clock() shifted left by one, bit 0 set if it interrupted
+	 * the idle task. Written by the overflow handler, taken (xchg) by
+	 * the thread.
+	 */
+	u64 overflow;
 	u64 zero_periods[MG_NR_SLOTS];
 	u64 period_no;
 	ktime_t tb_start;

@@ -7,23 +7,36 @@
 
 #include <linux/tracepoint.h>
 
-/* A core used its budget and is held idle until the period ends. */
+/*
+ * A core used its budget and is held idle until the period ends: emitted
+ * as the hold begins. delay_ns: from the overflow interrupt to here,
+ * wake_ns: from it to the holder thread running (0 both if no overflow
+ * was stamped); idle: that overflow interrupted the idle task.
+ */
 TRACE_EVENT(memguard_throttle,
-	    TP_PROTO(unsigned int cpu, u64 period, u64 read_used, u64 write_used, u64 hold_ns),
-	    TP_ARGS(cpu, period, read_used, write_used, hold_ns),
+	    TP_PROTO(unsigned int cpu, u64 period, u64 read_used, u64 write_used, u64 hold_ns,
+		     u64 delay_ns, u64 wake_ns, bool idle),
+	    TP_ARGS(cpu, period, read_used, write_used, hold_ns, delay_ns, wake_ns, idle),
 	    TP_STRUCT__entry(__field(unsigned int, cpu)
 			     __field(u64, period)
 			     __field(u64, read_used)
 			     __field(u64, write_used)
-			     __field(u64, hold_ns)),
+			     __field(u64, hold_ns)
+			     __field(u64, delay_ns)
+			     __field(u64, wake_ns)
+			     __field(bool, idle)),
 	    TP_fast_assign(__entry->cpu = cpu;
 			   __entry->period = period;
 			   __entry->read_used = read_used;
 			   __entry->write_used = write_used;
-			   __entry->hold_ns = hold_ns;),
-	    TP_printk("cpu=%u period=%llu read_used=%llu write_used=%llu hold_ns=%llu",
+			   __entry->hold_ns = hold_ns;
+			   __entry->delay_ns = delay_ns;
+			   __entry->wake_ns = wake_ns;
+			   __entry->idle = idle;),
+	    TP_printk("cpu=%u period=%llu read_used=%llu write_used=%llu hold_ns=%llu delay_ns=%llu wake_ns=%llu idle=%d",
 		      __entry->cpu, __entry->period, __entry->read_used,
-		      __entry->write_used, __entry->hold_ns)
+		      __entry->write_used, __entry->hold_ns, __entry->delay_ns,
+		      __entry->wake_ns, __entry->idle)
 );
 
 /* The hold ended; held_ns is how long the core was idle. */

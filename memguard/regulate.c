@@ -9,11 +9,15 @@
  * refills) and a write event (LLC writebacks), a pinned hrtimer that ends
  * each regulation period at a time common to all CPUs, and a SCHED_FIFO
  * thread bound to it. A counter's sample period is the CPU's budget, so its
- * overflow marks exhaustion; the overflow handler (possibly in NMI) only
- * queues an irq_work, which wakes the thread. The thread does every perf
- * call (pause, period, enable, disable, read_value) in process context, at
- * period boundaries and on overflow, and holds an over-budget core in the
- * real idle loop (play_idle_precise()) until the period ends.
+ * overflow marks exhaustion; the overflow handler (possibly in NMI) notes
+ * the count and the time and queues an irq_work, which wakes the thread.
+ * The thread does every perf call (pause, period, enable, disable) in
+ * process context, at period boundaries and to re-arm after a stale
+ * overflow or a reclaim, and holds an over-budget core in the real idle
+ * loop (play_idle_precise()) until the period ends. From the overflow to
+ * the idle entry it takes only mc->lock (which a configuration write on
+ * that CPU may hold for a moment) and makes no perf call but stopping a
+ * second counter that is still counting (both slots in use).
  *
  * Who runs what, and what it may touch (mc: the CPU's struct mg_cpu; a
  * field read outside mc->lock is read with READ_ONCE()):
@@ -23,8 +27,13 @@
  *  mg_overflow_handler   PMU overflow: NMI   nothing       reads mc->event[],
  *                        (x86, arm64 with                  ->armed,
  *                        pseudo-NMI) or                    ->throttled;
- *                        hard irq                          set_bit() ->fired;
+ *                        hard irq                          set_bit() ->fired,
+ *                                                          ->overflow_count[];
+ *                                                          stamps ->overflow;
  *                                                          queues ->irq_work
+ *                                                          or, in a PMU or
+ *                                                          cpu-clock hard
+ *                                                          irq, mg_kick()
  *  mg_irq_work_fn        hard irq            nothing       mg_kick(): set_bit()
  *                        (IRQ_WORK_INIT_                   ->work, wakes
  *                        HARD)                             ->thread
@@ -39,7 +48,8 @@
  *  flow() (the hold                          reclaim pool  line_size and
  *  decision)                                 lock          reclaim
  *  mg_hold               holder thread,      nothing;      ->throttled,
- *                        idle                then mc->lock ->stats.throttled_ns
+ *                        idle                then mc->lock ->stats (hold time,
+ *                                                          overflow-to-hold)
  *  mg_update_armed       config.c, cpu.c,    mg_config_    ->armed; mg_kick()
  *                        bwlock.c: process,  lock, mc->lock
  *                        any CPU
@@ -65,11 +75,15 @@
  * kernels with the fair deadline server (6.12 on) that server gives
  * SCHED_NORMAL tasks its share (50 ms of each second) in any case.
  */
+#include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/bottom_half.h>
 #include <linux/cpu.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 
 #include "memguard.h"
@@ -79,6 +93,14 @@
 
 /* A hold shorter than this is not worth entering idle for. */
 #define MG_MIN_HOLD_NS		(5 * NSEC_PER_USEC)
+
+/* What the hold decision hands to the hold. */
+struct mg_hold_plan {
+	u64 hold_ns;			/* 0: no hold */
+	u64 used[MG_NR_SLOTS];		/* events at the decision */
+	u64 overflow;			/* mg_cpu.overflow of the hold */
+	u64 woken_ns;			/* local_clock() as the thread ran */
+};
 
 DEFINE_PER_CPU(struct mg_cpu, mg_cpus);
 struct mg_config mg_config;
@@ -91,13 +113,40 @@ static void mg_kick(struct mg_cpu *mc, int bit)
 	wake_up_process(mc->thread);
 }
 
+/*
+ * May the overflow handler wake the thread itself? Only from the hard
+ * interrupt of a PMU (not NMI) or of a cpu-clock counter's hrtimer, where
+ * no lock is held; software events are also counted inside the scheduler
+ * (context switches, migrations) with its locks held, and NMIs may not
+ * wake at all: those go through the irq_work.
+ */
+static bool mg_overflow_can_wake(struct perf_event *event)
+{
+	if (in_nmi() || !in_hardirq())
+		return false;
+	switch (event->attr.type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return true;
+	case PERF_TYPE_SOFTWARE:
+		return event->attr.config == PERF_COUNT_SW_CPU_CLOCK;
+	}
+	return false;
+}
+
 /**
  * mg_overflow_handler() - a counter reached its sample period
  * @event: the counter
  * @data: unused
  * @regs: unused
  *
- * May run in NMI: nothing but a flag test and an irq_work.
+ * May run in NMI: nothing but flag tests, local_clock() and an irq_work,
+ * or, where that is safe, the thread's wake-up itself (one interrupt
+ * fewer on the way to the hold). Keeps the counter's count at the
+ * overflow for the hold decision, and stamps the first overflow the
+ * thread has not yet seen with its time and whether it interrupted the
+ * idle task.
  */
 void mg_overflow_handler(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
@@ -105,10 +154,25 @@ void mg_overflow_handler(struct perf_event *event,
 	struct mg_cpu *mc = this_cpu_ptr(&mg_cpus);
 	int s;
 
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (READ_ONCE(mc->event[s]) == event)
-			set_bit(s, &mc->fired);
-	if (READ_ONCE(mc->armed) && !READ_ONCE(mc->throttled))
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (READ_ONCE(mc->event[s]) != event)
+			continue;
+		/* The PMU drivers update the count before calling us. */
+		WRITE_ONCE(mc->overflow_count[s], local64_read(&event->count));
+		set_bit(s, &mc->fired);
+	}
+	if (!READ_ONCE(mc->armed) || READ_ONCE(mc->throttled))
+		return;
+	/*
+	 * The thread, on this CPU, takes the stamp with xchg(): it cannot
+	 * run between this test and the write.
+	 */
+	if (!READ_ONCE(mc->overflow))
+		WRITE_ONCE(mc->overflow, local_clock() << 1 |
+			   is_idle_task(current));
+	if (mg_overflow_can_wake(event))
+		mg_kick(mc, MG_WORK_OVERFLOW);
+	else
 		irq_work_queue(&mc->irq_work);
 }
 
@@ -184,30 +248,37 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 		mg_kick(mc, MG_WORK_RESYNC);
 }
 
-/* The hold decision: how long to hold the core, 0 for not at all. */
-static u64 mg_overflow(struct mg_cpu *mc)
+/*
+ * The hold decision: fills @h, h->hold_ns 0 for no hold. It runs between
+ * the overflow interrupt and the hold, so it reads no counter: a counter
+ * whose overflow fired is judged by the count its interrupt saw (a
+ * limited counter stops there), one that did not fire waits for its own
+ * interrupt. The only perf call on the way to a hold stops a second
+ * counter that is still counting (both slots in use).
+ */
+static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
-	u64 val[MG_NR_SLOTS] = { 0 };
-	u64 enabled, running, more;
+	u64 *val = h->used;
 	bool hit = false, over = false;
 	ktime_t now;
+	u64 more;
 	s64 hold;
 	int s;
 
+	h->overflow = xchg(&mc->overflow, 0);
 	/* Monitor mode measures only (period.c leaves counters unlimited). */
 	if (!mc->armed || mc->fresh || mc->throttled ||
 	    READ_ONCE(mg_config.monitor))
-		return 0;
+		return;
 	for (s = 0; s < MG_NR_SLOTS; s++) {
-		if (!mc->event[s])
+		if (!mc->event[s] || !test_bit(s, &mc->fired))
 			continue;
-		val[s] = perf_event_read_value(mc->event[s], &enabled, &running);
+		val[s] = READ_ONCE(mc->overflow_count[s]);
 		if (mc->allowance[s] == MG_UNLIMITED)
 			continue;
 		if (val[s] < mc->allowance[s]) {
 			/* A stale overflow used up the limit: arm for the rest. */
-			if (test_bit(s, &mc->fired))
-				mg_arm(mc, s, mc->allowance[s] - val[s], true);
+			mg_arm(mc, s, mc->allowance[s] - val[s], true);
 			continue;
 		}
 		hit = true;
@@ -221,27 +292,56 @@ static u64 mg_overflow(struct mg_cpu *mc)
 	if (!hit)
 		mc->stats.spurious_overflows++;
 	if (!over)
-		return 0;
+		return;
 	now = ktime_get();
 	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
 	if (hold < MG_MIN_HOLD_NS)
-		return 0;
-	/* Held cores do no task work; idle time is not traffic. */
+		return;
+	/*
+	 * Held cores do no task work; idle time is not traffic. A counter
+	 * whose limit fired stopped at its overflow: only others need a stop.
+	 */
 	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (mc->event[s])
+		if (mc->event[s] && !(test_bit(s, &mc->fired) &&
+				      mc->limit_armed[s]))
 			perf_event_disable(mc->event[s]);
 	WRITE_ONCE(mc->throttled, true);
 	mc->period_throttled = true;
 	mc->throttle_start = now;
 	mc->stats.throttled_periods++;
-	trace_memguard_throttle(mc->cpu, mc->period_no, val[MG_READ],
-				val[MG_WRITE], hold);
-	return hold;
+	h->hold_ns = hold;
 }
 
-static void mg_hold(struct mg_cpu *mc, u64 hold_ns)
+/*
+ * Overflow-to-hold statistics of a hold that began at @start (local_clock())
+ * after the overflow stamped @overflow. An overflow taken in idle (a
+ * time-like event such as the VM's cycles counting an idle CPU) has no
+ * task to stop: counted apart, not in the delays. Caller holds mc->lock.
+ */
+static void mg_account_delay(struct mg_cpu *mc, u64 overflow, u64 start)
 {
-	u64 held;
+	struct mg_stats *st = &mc->stats;
+	u64 delay, us;
+	int b;
+
+	if (!overflow)
+		return;
+	if (overflow & 1) {
+		st->idle_holds++;
+		return;
+	}
+	delay = start - (overflow >> 1);
+	us = div_u64(delay, NSEC_PER_USEC);
+	b = us ? min(fls64(us), MG_DELAY_BUCKETS - 1) : 0;
+	st->hold_delay_hist[b]++;
+	st->hold_delay_ns_total += delay;
+	if (delay > st->hold_delay_ns_max)
+		st->hold_delay_ns_max = delay;
+}
+
+static void mg_hold(struct mg_cpu *mc, const struct mg_hold_plan *h)
+{
+	u64 held, start, delay = 0, wake = 0, at = h->overflow >> 1;
 
 	/*
 	 * Run softirqs raised in task context first: idle must not start
@@ -249,22 +349,31 @@ static void mg_hold(struct mg_cpu *mc, u64 hold_ns)
 	 */
 	local_bh_disable();
 	local_bh_enable();
+	start = local_clock();
+	if (h->overflow) {
+		delay = start - at;
+		wake = h->woken_ns - at;
+	}
+	trace_memguard_throttle(mc->cpu, mc->period_no, h->used[MG_READ],
+				h->used[MG_WRITE], h->hold_ns, delay, wake,
+				h->overflow & 1);
 	/* The idle state's exit latency may cost at most 1/8 of the hold. */
-	play_idle_precise(hold_ns, hold_ns >> 3);
+	play_idle_precise(h->hold_ns, h->hold_ns >> 3);
 
 	mutex_lock(&mc->lock);
 	held = ktime_to_ns(ktime_sub(ktime_get(), mc->throttle_start));
 	mc->stats.throttled_ns += held;
+	mg_account_delay(mc, h->overflow, start);
 	WRITE_ONCE(mc->throttled, false);
 	trace_memguard_release(mc->cpu, mc->period_no, held);
 	mutex_unlock(&mc->lock);
 }
 
-static u64 mg_do_work(struct mg_cpu *mc)
+static void mg_do_work(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
 	if (!mc->online) {
 		WRITE_ONCE(mc->work, 0);
-		return 0;
+		return;
 	}
 	if (test_and_clear_bit(MG_WORK_RESYNC, &mc->work))
 		mg_resync(mc);
@@ -272,8 +381,7 @@ static u64 mg_do_work(struct mg_cpu *mc)
 		mg_boundary(mc, READ_ONCE(mg_config.line_size),
 			    READ_ONCE(mg_config.reclaim));
 	if (test_and_clear_bit(MG_WORK_OVERFLOW, &mc->work))
-		return mg_overflow(mc);
-	return 0;
+		mg_overflow(mc, h);
 }
 
 /**
@@ -294,11 +402,11 @@ int mg_thread_should_run(unsigned int cpu)
 void mg_thread_fn(unsigned int cpu)
 {
 	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
-	u64 hold;
+	struct mg_hold_plan h = { .woken_ns = local_clock() };
 
 	mutex_lock(&mc->lock);
-	hold = mg_do_work(mc);
+	mg_do_work(mc, &h);
 	mutex_unlock(&mc->lock);
-	if (hold)
-		mg_hold(mc, hold);
+	if (h.hold_ns)
+		mg_hold(mc, &h);
 }

@@ -135,6 +135,26 @@ MG_STAT(reclaim_mispredictions, reclaim_mispredictions);
 MG_STAT(boundary_ns_total, boundary_ns_total);
 MG_STAT(boundary_ns_max, boundary_ns_max);
 MG_STAT(boundary_latency_ns_max, boundary_latency_ns_max);
+MG_STAT(hold_delay_ns_max, hold_delay_ns_max);
+MG_STAT(hold_delay_ns_total, hold_delay_ns_total);
+MG_STAT(idle_holds, idle_holds);
+
+/* The overflow-to-hold histogram: MG_DELAY_BUCKETS counts on one line. */
+static ssize_t mg_hold_delay_hist_show(const struct mg_file *file,
+				       unsigned int cpu, char *buf)
+{
+	struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
+	ssize_t len = 0;
+	int b;
+
+	for (b = 0; b < MG_DELAY_BUCKETS; b++)
+		len += sysfs_emit_at(buf, len, "%s%llu", b ? " " : "",
+				     READ_ONCE(mc->stats.hold_delay_hist[b]));
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+MG_FILE_RO(mg_file_hold_delay_hist, "hold_delay_hist", MG_READ,
+	   mg_hold_delay_hist_show);
 
 static struct attribute *mg_cpu_attrs[] = {
 	&mg_file_read_budget.attr,
@@ -160,6 +180,10 @@ static struct attribute *mg_cpu_attrs[] = {
 	&mg_stat_boundary_ns_total.attr,
 	&mg_stat_boundary_ns_max.attr,
 	&mg_stat_boundary_latency_ns_max.attr,
+	&mg_stat_hold_delay_ns_max.attr,
+	&mg_stat_hold_delay_ns_total.attr,
+	&mg_file_hold_delay_hist.attr,
+	&mg_stat_idle_holds.attr,
 	NULL,
 };
 

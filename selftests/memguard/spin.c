@@ -2,8 +2,9 @@
 /*
  * Busy loops pinned to CPUs, for memguard's tests and benchmarks.
  *   spin -t SECONDS CPU...   loop for a wall-clock time, print
- *                            "cpuN ITERATIONS_PER_SECOND PERMILLE" per CPU,
- *                            PERMILLE the thread's CPU time per wall time
+ *                            "cpuN ITERATIONS_PER_SECOND PERMILLE PPM" per
+ *                            CPU, PERMILLE and PPM the thread's CPU time per
+ *                            wall time in 1/1000 and 1/1000000
  *   spin -n MILLIONS CPU     fixed work, print "cpuN NANOSECONDS"
  * All threads start together, so concurrent progress is comparable.
  */
@@ -24,6 +25,7 @@ struct worker {
 	int cpu;
 	uint64_t result;
 	uint64_t permille;
+	uint64_t ppm;
 };
 
 static pthread_barrier_t start;
@@ -69,7 +71,8 @@ static void *run(void *arg)
 			break;
 	}
 	t1 = now_ns();
-	w->permille = (clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0) * 1000 / (t1 - t0);
+	w->ppm = (clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0) * 1000000 / (t1 - t0);
+	w->permille = w->ppm / 1000;
 	w->result = work ? t1 - t0 : (uint64_t)(n * 1e9 / (t1 - t0));
 	return NULL;
 }
@@ -94,8 +97,10 @@ int main(int argc, char **argv)
 		pthread_create(&w[i].thread, NULL, run, &w[i]);
 	for (i = 0; i < n; i++) {
 		pthread_join(w[i].thread, NULL);
-		printf("cpu%d %llu %llu\n", w[i].cpu, (unsigned long long)w[i].result,
-		       (unsigned long long)w[i].permille);
+		printf("cpu%d %llu %llu %llu\n", w[i].cpu,
+		       (unsigned long long)w[i].result,
+		       (unsigned long long)w[i].permille,
+		       (unsigned long long)w[i].ppm);
 	}
 	return 0;
 }
