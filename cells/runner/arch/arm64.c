@@ -24,6 +24,12 @@ uint64_t cell_arch_console_default(void)
 	return CELL_CONSOLE_DEFAULT_ARM64;
 }
 
+unsigned int cell_arch_extra_pages(struct cell_vm *vm)
+{
+	(void)vm;
+	return 0;	/* the inmate builds its own translation table */
+}
+
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
 {
 	unsigned int i;
