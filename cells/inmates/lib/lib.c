@@ -297,7 +297,7 @@ int smp_start_cpu(unsigned int cpu, void (*entry)(void))
 	    smp_entry[cpu] || !entry)
 		return -1;
 	smp_entry[cpu] = entry;
-	mb();
+	mb();			/* everything vCPU 0 wrote before the entry */
 	if (arch_smp_start(cpu)) {
 		smp_entry[cpu] = NULL;
 		return -1;
@@ -313,7 +313,7 @@ void inmate_secondary(uintptr_t cpu)
 
 	while (!(entry = smp_entry[cpu]))
 		arch_smp_wait();
-	mb();
+	mb();			/* pairs with smp_start_cpu()'s */
 	arch_secondary_init();
 	entry();
 	arch_cpu_off();
