@@ -16,7 +16,7 @@ CG_RUNNER_CFLAGS := -Icells/runner -Iscripts/colorguard -pthread
 # Inmates: -ffreestanding -nostdlib, our linker script, objcopy -O binary.
 INMATE_LIB := $(wildcard cells/inmates/lib/*.c) \
 	$(wildcard cells/inmates/lib/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)/*.[cS])
-INMATE_HDRS := cells/inmates/lib/inmate.h include/colorguard/cell_comm.h
+INMATE_HDRS := cells/inmates/lib/inmate.h cells/inmates/lib/inmate_smp.h include/colorguard/cell_comm.h
 INMATE_LDS := cells/inmates/lib/inmate.lds
 INMATE_COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -ffreestanding \
 	-nostdlib -static -fno-pic -fno-pie -no-pie -fno-stack-protector \
@@ -29,8 +29,8 @@ INMATE_CFLAGS := $(INMATE_COMMON_CFLAGS) -mgeneral-regs-only -mstrict-align
 else
 INMATE_CC := gcc
 INMATE_OBJCOPY := objcopy
-INMATE_CFLAGS := $(INMATE_COMMON_CFLAGS) -m32 -march=i686 -mno-sse -mno-mmx \
-	-mno-80387 -Wl,-m,elf_i386
+INMATE_CFLAGS := $(INMATE_COMMON_CFLAGS) -m64 -mcmodel=small -mno-red-zone \
+	-mgeneral-regs-only -Wl,-m,elf_x86_64
 endif
 INMATE_DEMOS := $(patsubst cells/inmates/demos/%.c,$(GUEST)/cells/%.bin,\
 	$(wildcard cells/inmates/demos/*.c))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest RAM of a cell: one mapping of /dev/mm-color per memory region and
- * one for the comm page, all with the cell's colors, prefaulted here so
+ * one for the comm page (followed on x86 by the runner's GDT and page
+ * tables), all with the cell's colors, prefaulted here so
  * that the running cell takes no first-touch fault; and the check of
  * where those pages really are (/proc/self/pagemap).
  */
@@ -168,7 +169,7 @@ static int check_layout(struct cell_vm *vm, char *why, size_t len)
 			if (!overlaps(a->gpa, a->size, b->gpa, b->size))
 				continue;
 			cell_why(why, len, "%s 0x%llx +0x%llx overlaps memory 0x%llx +0x%llx",
-				 i == vm->nr_slots - 1 ? "comm page" : "memory",
+				 i == vm->nr_slots - 1 ? "comm page (and page tables)" : "memory",
 				 (unsigned long long)a->gpa,
 				 (unsigned long long)a->size,
 				 (unsigned long long)b->gpa,
@@ -210,7 +211,8 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 	vm->slots[i].gpa = vm->comm_gpa;
 	vm->slots[i].size = PAGE;
 	vm->nr_slots = cell->nr_regions + 1;
-	need++;
+	vm->slots[i].size += cell_arch_extra_pages(vm) * PAGE;
+	need += vm->slots[i].size / PAGE;
 	ret = check_layout(vm, why, len);
 	if (ret)
 		return ret;

@@ -143,9 +143,14 @@ static int handle_exit(struct cell_vcpu *v)
 		     KVM_EXIT_IO_OUT ? "out" : "in", run->io.port);
 		return -1;
 	case KVM_EXIT_HLT:
-		/* x86: the inmate's stop; a secondary vCPU just parks. */
+		/*
+		 * x86: the inmate's stop on vCPU 0, or on any vCPU once the
+		 * inmate says done or failed; otherwise a secondary parks.
+		 */
 		count(vm, CELL_EXIT_HLT);
-		if (v->idx == 0)
+		if (v->idx == 0 ||
+		    vm->comm->inmate_state == CELL_INMATE_DONE ||
+		    vm->comm->inmate_state == CELL_INMATE_FAILED)
 			inmate_stopped(v);
 		return -1;
 	case KVM_EXIT_SYSTEM_EVENT:

@@ -41,7 +41,8 @@ struct cell_vm {
 	int no_color;			/* control runs: anonymous memory */
 	size_t run_size;
 	unsigned int nr_slots;
-	struct cell_slot slots[CELL_MAX_SLOTS];	/* last: the comm page */
+	/* last: the comm page, then cell_arch_extra_pages() */
+	struct cell_slot slots[CELL_MAX_SLOTS];
 	volatile struct cell_comm *comm;
 	uint64_t comm_gpa, console_gpa;
 	uint64_t entry;
@@ -84,6 +85,8 @@ void cell_comm_init(struct cell_vm *vm);
 /* arch/<arch>.c */
 extern const char *const cell_arch_name;
 uint64_t cell_arch_console_default(void);
+/* Pages the arch keeps after the comm page (x86: GDT and page tables). */
+unsigned int cell_arch_extra_pages(struct cell_vm *vm);
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len);
 int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len);
 int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,

@@ -57,7 +57,7 @@
 #define CELL_CONSOLE_DEFAULT_ARM64	0xc0000000ull
 
 /* Entry registers: the comm page address and the vCPU index. */
-/*   arm64: x0 = comm, x1 = vCPU index; x86 (32-bit): esi = comm, edi = vCPU */
+/*   arm64: x0 = comm, x1 = vCPU index; x86_64 (long mode): rsi, rdi */
 
 enum cell_comm_state {
 	CELL_COMM_RUNNING = 1,

@@ -14,8 +14,11 @@
 
 #include <colorguard/cell_comm.h>
 
+#include "inmate_smp.h"
+
 extern volatile struct cell_comm *comm;
-extern unsigned int this_cpu;
+/* The index of the vCPU that runs the caller (0 .. comm->nr_cpus - 1). */
+#define this_cpu	(arch_cpu_id())
 extern char __image_end[];	/* first byte after the image, page aligned */
 
 /* The program: return 0 for a clean stop. */
@@ -43,7 +46,16 @@ uint64_t ticks(void);		/* arm64 CNTVCT, x86 rdtsc */
 uint64_t tick_hz(void);		/* 0 if unknown (x86) */
 const char *cycles_name(void);
 
-/* Stop this cell: never returns. */
+/*
+ * Secondary vCPUs, as in Jailhouse's inmate library: vCPU 0 runs
+ * inmate_main(); smp_start_cpu() makes vCPU cpu (1 .. nr_cpus - 1, below
+ * INMATE_MAX_CPUS) run entry() on its own stack, once. When entry()
+ * returns, that vCPU stops; the cell goes on. -1 if cpu is not a vCPU of
+ * the cell, was started already, or could not be started.
+ */
+int smp_start_cpu(unsigned int cpu, void (*entry)(void));
+
+/* Stop this cell (from any vCPU): never returns. */
 void __attribute__((noreturn)) inmate_exit(void);
 /* Report a fault through the comm region and stop. */
 void __attribute__((noreturn)) inmate_fault(uint64_t code, uint64_t addr,
@@ -62,13 +74,18 @@ uint64_t arch_cycles(void);
 uint64_t arch_ticks(void);
 uint64_t arch_tick_hz(void);
 void __attribute__((noreturn)) arch_stop(void);
+void __attribute__((noreturn)) arch_cpu_off(void);	/* this vCPU only */
+void arch_secondary_init(void);
+int arch_smp_start(unsigned int cpu);
+void arch_smp_wait(void);		/* one step of a busy wait */
+unsigned int arch_cpu_id(void);
 
 static inline void mb(void)
 {
 #if defined(__aarch64__)
 	asm volatile("dmb ish" ::: "memory");
 #else
-	asm volatile("lock; addl $0,0(%%esp)" ::: "memory", "cc");
+	asm volatile("lock; addl $0,0(%%rsp)" ::: "memory", "cc");
 #endif
 }
 

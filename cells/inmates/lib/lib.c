@@ -5,7 +5,6 @@
 #include "../../cell_comm_check.h"
 
 volatile struct cell_comm *comm;
-unsigned int this_cpu;
 static volatile uint8_t *console;
 extern char __bss_start[], __bss_end[];
 
@@ -275,8 +274,49 @@ const char *cycles_name(void)
 
 void inmate_exit(void)
 {
+	/* Done unless failed: the x86 runner then stops on any vCPU's hlt. */
+	if (comm && comm->inmate_state != CELL_INMATE_FAILED)
+		comm->inmate_state = CELL_INMATE_DONE;
 	mb();
 	arch_stop();
+}
+
+/* x86: the GS base of vCPU n points at entry n (this_cpu reads %gs:0). */
+const uint32_t inmate_cpu_ids[INMATE_MAX_CPUS] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+/*
+ * What smp_start_cpu() gives each secondary: in .data, not in the bss
+ * that vCPU 0 clears while the x86 secondaries already poll it.
+ */
+static void (*volatile smp_entry[INMATE_MAX_CPUS])(void)
+	__attribute__((section(".data")));
+
+int smp_start_cpu(unsigned int cpu, void (*entry)(void))
+{
+	if (!cpu || cpu >= comm->nr_cpus || cpu >= INMATE_MAX_CPUS ||
+	    smp_entry[cpu] || !entry)
+		return -1;
+	smp_entry[cpu] = entry;
+	mb();			/* everything vCPU 0 wrote before the entry */
+	if (arch_smp_start(cpu)) {
+		smp_entry[cpu] = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Called by the entry code of vCPUs 1.., on their own stack. */
+void inmate_secondary(uintptr_t cpu);
+void inmate_secondary(uintptr_t cpu)
+{
+	void (*entry)(void);
+
+	while (!(entry = smp_entry[cpu]))
+		arch_smp_wait();
+	mb();			/* pairs with smp_start_cpu()'s */
+	arch_secondary_init();
+	entry();
+	arch_cpu_off();
 }
 
 void inmate_fault(uint64_t code, uint64_t addr, uint64_t pc, uint64_t extra,
@@ -308,8 +348,8 @@ void inmate_start(uintptr_t comm_addr, uintptr_t cpu)
 	volatile struct cell_comm *c = (volatile struct cell_comm *)comm_addr;
 	int ret;
 
+	(void)cpu;		/* 0: this_cpu reads it from the entry's setup */
 	memset(__bss_start, 0, __bss_end - __bss_start);
-	this_cpu = cpu;
 	/* Nothing is trusted before signature and revision match. */
 	if (strncmp((const char *)c->signature, CELL_COMM_SIGNATURE, 8) ||
 	    c->revision != CELL_COMM_REVISION)

@@ -3,7 +3,8 @@
  * arm64 part of the cell runner: vCPUs with PSCI 0.2 (the inmate stops
  * with SYSTEM_OFF) and, where KVM offers it, the PMUv3 (PMCCNTR for the
  * inmates' cycle counts; no vGIC: it takes no interrupt), started at EL1h
- * with the MMU off, x0 = comm page, x1 = vCPU index. The inmate library
+ * with the MMU off, x0 = comm page, x1 = vCPU index; vCPUs 1.. start
+ * powered off, for the inmate's PSCI CPU_ON. The inmate library
  * maps the 1 GiB block of the console as device memory and the rest as
  * cacheable memory, so the console must not share a block with RAM.
  */
@@ -22,6 +23,12 @@ const char *const cell_arch_name = "arm64";
 uint64_t cell_arch_console_default(void)
 {
 	return CELL_CONSOLE_DEFAULT_ARM64;
+}
+
+unsigned int cell_arch_extra_pages(struct cell_vm *vm)
+{
+	(void)vm;
+	return 0;	/* the inmate builds its own translation table */
 }
 
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
@@ -79,6 +86,9 @@ static int vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 		return -errno;
 	}
 	init.features[0] = 1u << KVM_ARM_VCPU_PSCI_0_2;
+	/* As on Jailhouse: vCPU 0 starts, the inmate turns the others on. */
+	if (v->idx)
+		init.features[0] |= 1u << KVM_ARM_VCPU_POWER_OFF;
 	if (vm->has_pmu)
 		init.features[0] |= 1u << KVM_ARM_VCPU_PMU_V3;
 	if (ioctl(v->fd, KVM_ARM_VCPU_INIT, &init)) {

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 part of the cell runner: vCPUs start in 32-bit protected mode, flat
- * 4 GiB segments, paging off (KVM_SET_SREGS), esi = comm page, edi =
- * vCPU index. Without paging the cell's RAM, comm page and console must
- * lie below 4 GiB. Long mode (runner-supplied page tables) is not done.
+ * x86 part of the cell runner: vCPUs start in 64-bit long mode. The runner
+ * writes an identity map and a GDT into the cell's own colored RAM, in the
+ * pages right after the comm page (CELL_COMM_DEFAULT_ADDR + 0x1000 by
+ * default): the GDT (0x08 64-bit code, 0x10 data, 0x18 TSS), the PML4, one
+ * PDPT and one page directory per GiB, 2 MiB pages, write-back (PAT entry
+ * 0, MTRR default type WB) but the 2 MiB page of the console, which is
+ * uncached. The map covers at least 4 GiB and at most 512 GiB (one PDPT):
+ * every guest address of the cell (RAM, comm page, console) must lie below
+ * that limit. Entry: CR0.PE|PG, CR4.PAE, EFER.LME|LMA, rsi = comm page,
+ * rdi = vCPU index; every vCPU starts at the entry (no local APIC, so no
+ * INIT/SIPI): the inmate library holds the secondaries until
+ * smp_start_cpu().
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +21,40 @@
 
 #include "../vm_int.h"
 
+#define PAGE		4096ull
+#define GIB		(1ull << 30)
+#define MIB2		(2ull << 20)
+#define PT_MIN_GIB	4		/* always map the low 4 GiB */
+#define PT_MAX_GIB	512		/* one PDPT */
+
+/* Page-table entry bits. */
+#define PTE_P		(1ull << 0)
+#define PTE_RW		(1ull << 1)
+#define PTE_PWT		(1ull << 3)
+#define PTE_PCD		(1ull << 4)
+#define PTE_PS		(1ull << 7)
+
+#define CR0_PE		(1ull << 0)
+#define CR0_MP		(1ull << 1)
+#define CR0_ET		(1ull << 4)
+#define CR0_NE		(1ull << 5)
+#define CR0_WP		(1ull << 16)
+#define CR0_PG		(1ull << 31)
+#define CR4_PAE		(1ull << 5)
+#define CR4_OSFXSR	(1ull << 9)
+#define CR4_OSXMMEXCPT	(1ull << 10)
+#define EFER_LME	(1ull << 8)
+#define EFER_LMA	(1ull << 10)
+
+#define MSR_MTRR_DEF_TYPE	0x2ff
+#define MTRR_DEF_E_WB		((1ull << 11) | 6)	/* enabled, write-back */
+
+/* Pages after the comm page: GDT, PML4, PDPT, then the page directories. */
+#define PT_GDT		0
+#define PT_PML4		1
+#define PT_PDPT		2
+#define PT_PD		3
+
 const char *const cell_arch_name = "x86";
 
 uint64_t cell_arch_console_default(void)
@@ -20,21 +62,59 @@ uint64_t cell_arch_console_default(void)
 	return CELL_CONSOLE_DEFAULT_X86;
 }
 
-int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
+/* GiB the identity map covers: every slot, the console, the tables. */
+static unsigned int map_gib(struct cell_vm *vm, unsigned int nr_pt_pages)
 {
+	uint64_t end = vm->console_gpa + 1;
 	unsigned int i;
 
 	for (i = 0; i < vm->nr_slots; i++) {
-		if (vm->slots[i].gpa + vm->slots[i].size <= (1ull << 32))
-			continue;
-		cell_why(why, len, "guest memory 0x%llx +0x%llx: x86 cells run in 32-bit protected mode, below 4 GiB",
-			 (unsigned long long)vm->slots[i].gpa,
-			 (unsigned long long)vm->slots[i].size);
+		const struct cell_slot *s = &vm->slots[i];
+		uint64_t e = s->gpa + s->size;
+
+		if (i == vm->nr_slots - 1)	/* comm page and the tables */
+			e = s->gpa + (1 + nr_pt_pages) * PAGE;
+		if (e > end)
+			end = e;
+	}
+	if (end > (uint64_t)PT_MAX_GIB * GIB)
+		return PT_MAX_GIB + 1;
+	end = (end + GIB - 1) / GIB;
+	return end < PT_MIN_GIB ? PT_MIN_GIB : end;
+}
+
+unsigned int cell_arch_extra_pages(struct cell_vm *vm)
+{
+	unsigned int gib = PT_MIN_GIB, n;
+
+	/* The tables' own pages can move the end into the next GiB. */
+	for (;;) {
+		n = PT_PD + (gib > PT_MAX_GIB ? PT_MAX_GIB : gib);
+		if (map_gib(vm, n) <= gib || gib > PT_MAX_GIB)
+			return n;
+		gib = map_gib(vm, n);
+	}
+}
+
+int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
+{
+	const struct cell_slot *c = &vm->slots[vm->nr_slots - 1];
+	unsigned int i;
+
+	if (map_gib(vm, c->size / PAGE - 1) > PT_MAX_GIB) {
+		cell_why(why, len, "guest addresses beyond 512 GiB: the runner's identity map for x86 long mode covers 0-512 GiB");
 		return -EINVAL;
 	}
-	if (vm->console_gpa >= (1ull << 32)) {
-		cell_why(why, len, "console 0x%llx: must be below 4 GiB on x86",
-			 (unsigned long long)vm->console_gpa);
+	for (i = 0; i < vm->nr_slots; i++) {
+		const struct cell_slot *s = &vm->slots[i];
+
+		if (vm->console_gpa / MIB2 < s->gpa / MIB2 ||
+		    vm->console_gpa / MIB2 > (s->gpa + s->size - 1) / MIB2)
+			continue;
+		cell_why(why, len, "console 0x%llx shares a 2 MiB page with guest memory 0x%llx +0x%llx (the runner maps that page uncached)",
+			 (unsigned long long)vm->console_gpa,
+			 (unsigned long long)s->gpa,
+			 (unsigned long long)s->size);
 		return -EINVAL;
 	}
 	return 0;
@@ -72,7 +152,43 @@ int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 	return ret;
 }
 
-static void flat(struct kvm_segment *s, unsigned int sel, unsigned int type)
+/*
+ * Write the GDT and the identity map into the pages after the comm page,
+ * again at every start: the inmate may have changed them.
+ */
+static void write_tables(struct cell_vm *vm)
+{
+	const struct cell_slot *c = &vm->slots[vm->nr_slots - 1];
+	uint64_t *base = (uint64_t *)((char *)c->host + PAGE);
+	uint64_t tables = c->gpa + PAGE;
+	unsigned int nr_pd = c->size / PAGE - 1 - PT_PD, g, e;
+	uint64_t *gdt = base + PT_GDT * 512;
+	uint64_t *pml4 = base + PT_PML4 * 512;
+	uint64_t *pdpt = base + PT_PDPT * 512;
+
+	memset(base, 0, c->size - PAGE);
+	gdt[1] = 0x00af9b000000ffffull;	/* 0x08: code, 64-bit (L), DPL 0 */
+	gdt[2] = 0x00cf93000000ffffull;	/* 0x10: data, flat */
+	/* 0x18: 64-bit TSS (16 bytes), base 0, limit 0x67, busy: for VMX */
+	gdt[3] = 0x00008b0000000067ull;
+	pml4[0] = (tables + PT_PDPT * PAGE) | PTE_P | PTE_RW;
+	for (g = 0; g < nr_pd; g++) {
+		uint64_t *pd = base + (PT_PD + g) * 512;
+
+		pdpt[g] = (tables + (PT_PD + g) * PAGE) | PTE_P | PTE_RW;
+		for (e = 0; e < 512; e++) {
+			uint64_t a = (uint64_t)g * GIB + (uint64_t)e * MIB2;
+
+			pd[e] = a | PTE_P | PTE_RW | PTE_PS;
+			if (a / MIB2 == vm->console_gpa / MIB2)
+				pd[e] |= PTE_PCD | PTE_PWT;	/* PAT 3: UC */
+		}
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void seg(struct kvm_segment *s, unsigned int sel, unsigned int type,
+		int code)
 {
 	memset(s, 0, sizeof(*s));
 	s->base = 0;
@@ -81,7 +197,8 @@ static void flat(struct kvm_segment *s, unsigned int sel, unsigned int type)
 	s->type = type;
 	s->present = 1;
 	s->dpl = 0;
-	s->db = 1;
+	s->db = !code;		/* a 64-bit code segment has D = 0, L = 1 */
+	s->l = code;
 	s->s = 1;
 	s->g = 1;
 }
@@ -89,22 +206,49 @@ static void flat(struct kvm_segment *s, unsigned int sel, unsigned int type)
 int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 			 size_t len)
 {
+	const struct cell_slot *c = &vm->slots[vm->nr_slots - 1];
+	struct {
+		struct kvm_msrs hdr;
+		struct kvm_msr_entry e[1];
+	} msrs;
 	struct kvm_sregs sr;
 	struct kvm_regs r;
 
+	if (v->idx == 0)
+		write_tables(vm);
 	if (ioctl(v->fd, KVM_GET_SREGS, &sr)) {
 		cell_why(why, len, "KVM_GET_SREGS: %s", strerror(errno));
 		return -errno;
 	}
-	flat(&sr.cs, 0x08, 0x0b);	/* code, execute/read, accessed */
-	flat(&sr.ds, 0x10, 0x03);	/* data, read/write, accessed */
+	seg(&sr.cs, 0x08, 0x0b, 1);	/* code, execute/read, accessed */
+	seg(&sr.ds, 0x10, 0x03, 0);	/* data, read/write, accessed */
 	sr.es = sr.fs = sr.gs = sr.ss = sr.ds;
-	sr.cr0 = 0x11 | (1u << 5);	/* PE, ET, NE; caches on, paging off */
-	sr.cr4 = 0;
-	sr.efer = 0;
+	memset(&sr.tr, 0, sizeof(sr.tr));
+	sr.tr.selector = 0x18;
+	sr.tr.limit = 0x67;
+	sr.tr.type = 0x0b;		/* 64-bit TSS, busy */
+	sr.tr.present = 1;
+	sr.gdt.base = c->gpa + PAGE + PT_GDT * PAGE;
+	sr.gdt.limit = 5 * 8 - 1;
+	sr.idt.base = 0;
+	sr.idt.limit = 0;		/* the inmate loads its own */
+	sr.cr0 = CR0_PE | CR0_MP | CR0_ET | CR0_NE | CR0_WP | CR0_PG;
+	sr.cr3 = c->gpa + PAGE + PT_PML4 * PAGE;
+	sr.cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
+	sr.efer = EFER_LME | EFER_LMA;
 	if (ioctl(v->fd, KVM_SET_SREGS, &sr)) {
-		cell_why(why, len, "KVM_SET_SREGS: %s", strerror(errno));
+		cell_why(why, len, "KVM_SET_SREGS (long mode) of vCPU %u: %s",
+			 v->idx, strerror(errno));
 		return -errno;
+	}
+	memset(&msrs, 0, sizeof(msrs));
+	msrs.hdr.nmsrs = 1;
+	msrs.e[0].index = MSR_MTRR_DEF_TYPE;
+	msrs.e[0].data = MTRR_DEF_E_WB;
+	if (ioctl(v->fd, KVM_SET_MSRS, &msrs) != 1) {
+		cell_why(why, len, "KVM_SET_MSRS (MTRR default type WB) of vCPU %u failed",
+			 v->idx);
+		return -EIO;
 	}
 	memset(&r, 0, sizeof(r));
 	r.rip = vm->entry;

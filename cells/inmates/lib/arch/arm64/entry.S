@@ -1,14 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * arm64 inmate entry at EL1, MMU off. The runner starts vCPU 0 here with
- * x0 = comm page, x1 = vCPU index; other vCPUs power off (PSCI CPU_OFF).
- * vCPU 0 sets the stack and the vectors, then turns the MMU on with an
- * identity map of 1 GiB blocks: normal write-back cacheable memory, but
- * the block of the console register (read from the comm page), which is
- * device memory. With the MMU off every data access would be device
- * memory and bypass the caches: a cache experiment would mean nothing.
+ * x0 = comm page, x1 = vCPU index; the other vCPUs stay powered off until
+ * smp_start_cpu() turns them on (PSCI CPU_ON, as on Jailhouse) at
+ * secondary_entry with x0 = their index. vCPU 0 sets the stack and the
+ * vectors, then turns the MMU on with an identity map of 1 GiB blocks:
+ * normal write-back cacheable memory, but the block of the console
+ * register (read from the comm page), which is device memory. With the
+ * MMU off every data access would be device memory and bypass the caches:
+ * a cache experiment would mean nothing. A secondary takes its own stack
+ * and turns the MMU on with vCPU 0's table. TPIDR_EL1 holds the index.
  */
+#include "../../inmate_smp.h"
+
 #define PSCI_CPU_OFF	0x84000002
+
+/* MMU on with the table at l1_table (x2 is clobbered). */
+	.macro	mmu_on
+	mov	x2, #0xff		/* attr 0: normal WB RA WA; attr 1: device nGnRnE */
+	msr	mair_el1, x2
+	/* T0SZ 25 (39-bit, walk from level 1), IRGN0/ORGN0 WB, SH0 inner,
+	 * TG0 4K, EPD1 (no TTBR1 walks), IPS 48 bits */
+	ldr	x2, =(25 | (1 << 8) | (1 << 10) | (3 << 12) | (1 << 23) | (5 << 32))
+	msr	tcr_el1, x2
+	adrp	x2, l1_table
+	add	x2, x2, :lo12:l1_table
+	msr	ttbr0_el1, x2
+	isb
+	tlbi	vmalle1
+	dsb	nsh
+	isb
+	mrs	x2, sctlr_el1
+	orr	x2, x2, #(1 << 0)	/* M */
+	orr	x2, x2, #(1 << 2)	/* C */
+	orr	x2, x2, #(1 << 12)	/* I */
+	msr	sctlr_el1, x2
+	isb
+	.endm
 
 	.section .text.entry, "ax"
 	.globl _start
@@ -16,6 +44,7 @@ _start:
 	mov	x19, x0
 	mov	x20, x1
 	cbnz	x20, park
+	msr	tpidr_el1, x20
 	adrp	x2, stack_top
 	add	x2, x2, :lo12:stack_top
 	mov	sp, x2
@@ -52,24 +81,7 @@ _start:
 	cmp	x4, x5
 	b.lo	4b
 	dsb	sy
-
-	mov	x2, #0xff		/* attr 0: normal WB RA WA; attr 1: device nGnRnE */
-	msr	mair_el1, x2
-	/* T0SZ 25 (39-bit, walk from level 1), IRGN0/ORGN0 WB, SH0 inner,
-	 * TG0 4K, EPD1 (no TTBR1 walks), IPS 48 bits */
-	ldr	x2, =(25 | (1 << 8) | (1 << 10) | (3 << 12) | (1 << 23) | (5 << 32))
-	msr	tcr_el1, x2
-	msr	ttbr0_el1, x3
-	isb
-	tlbi	vmalle1
-	dsb	nsh
-	isb
-	mrs	x2, sctlr_el1
-	orr	x2, x2, #(1 << 0)	/* M */
-	orr	x2, x2, #(1 << 2)	/* C */
-	orr	x2, x2, #(1 << 12)	/* I */
-	msr	sctlr_el1, x2
-	isb
+	mmu_on
 
 	mov	x0, x19
 	mov	x1, x20
@@ -77,6 +89,29 @@ _start:
 park:
 	ldr	x0, =PSCI_CPU_OFF
 	hvc	#0
+	b	park
+
+/* PSCI CPU_ON from smp_start_cpu(): x0 = vCPU index, MMU off. */
+	.globl	secondary_entry
+secondary_entry:
+	mov	x20, x0
+	cmp	x20, #INMATE_MAX_CPUS
+	b.hs	park
+	msr	tpidr_el1, x20
+	/* stack of vCPU n: smp_stacks + n * INMATE_SMP_STACK */
+	adrp	x2, smp_stacks
+	add	x2, x2, :lo12:smp_stacks
+	add	x2, x2, x20, lsl #INMATE_SMP_STACK_SHIFT
+	mov	sp, x2
+	adrp	x2, vectors
+	add	x2, x2, :lo12:vectors
+	msr	vbar_el1, x2
+	mov	x2, #(3 << 20)		/* CPACR_EL1.FPEN: no FP traps */
+	msr	cpacr_el1, x2
+	isb
+	mmu_on
+	mov	x0, x20
+	bl	inmate_secondary
 	b	park
 
 /* Any exception is fatal: report it and stop. */
@@ -92,10 +127,14 @@ vectors:
 	vec	\i
 	.endr
 
+/* vCPU 0 reports on the fault stack, a secondary on its own stack. */
 fault_common:
+	mrs	x1, tpidr_el1
+	cbnz	x1, 6f
 	adrp	x1, fault_stack_top
 	add	x1, x1, :lo12:fault_stack_top
 	mov	sp, x1
+6:
 	mrs	x1, esr_el1
 	mrs	x2, far_el1
 	mrs	x3, elr_el1

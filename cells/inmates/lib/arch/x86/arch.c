@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* x86 part of the inmate library: IDT, TSC, stop by hlt, 64-bit divide. */
+/* x86_64 part of the inmate library: 64-bit IDT, TSC, stop by hlt. */
 #include "../../inmate.h"
 
 struct idt_gate {
 	uint16_t off_lo;
 	uint16_t sel;
-	uint8_t zero;
+	uint8_t ist;
 	uint8_t type;
-	uint16_t off_hi;
+	uint16_t off_mid;
+	uint32_t off_hi;
+	uint32_t reserved;
 } __attribute__((packed));
 
-static struct idt_gate idt[32] __attribute__((aligned(8)));
+static struct idt_gate idt[32] __attribute__((aligned(16)));
 extern char isr_stubs[];
 
 static const char *const names[32] = {
@@ -22,34 +24,69 @@ static const char *const names[32] = {
 	"machine check", "SIMD error", "virtualization", "control protection",
 };
 
-void x86_fault(uint32_t vec, uint32_t err, uint32_t eip);
-void x86_fault(uint32_t vec, uint32_t err, uint32_t eip)
+/* From the entry code's stubs: the address is CR2 for a page fault. */
+void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2);
+void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2)
 {
 	const char *n = vec < 32 && names[vec] ? names[vec] : "exception";
 
-	inmate_fault(vec, 0, eip, err, n);
+	inmate_fault(vec, vec == 14 ? cr2 : 0, rip, err, n);
+}
+
+/* The IDT is shared: vCPU 0 fills it, every vCPU loads it. */
+static void idt_load(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) desc;
+
+	desc.limit = sizeof(idt) - 1;
+	desc.base = (uintptr_t)idt;
+	asm volatile("lidt %0" : : "m"(desc));
 }
 
 void arch_init(void)
 {
-	struct {
-		uint16_t limit;
-		uint32_t base;
-	} __attribute__((packed)) desc;
 	unsigned int i;
 
 	for (i = 0; i < 32; i++) {
-		uint32_t a = (uint32_t)(uintptr_t)(isr_stubs + 16 * i);
+		uint64_t a = (uintptr_t)(isr_stubs + 16 * i);
 
 		idt[i].off_lo = a & 0xffff;
-		idt[i].off_hi = a >> 16;
-		idt[i].sel = 0x08;
-		idt[i].zero = 0;
-		idt[i].type = 0x8e;	/* present, 32-bit interrupt gate */
+		idt[i].off_mid = (a >> 16) & 0xffff;
+		idt[i].off_hi = a >> 32;
+		idt[i].sel = 0x08;	/* the runner's 64-bit code segment */
+		idt[i].ist = 0;
+		idt[i].type = 0x8e;	/* present, 64-bit interrupt gate */
+		idt[i].reserved = 0;
 	}
-	desc.limit = sizeof(idt) - 1;
-	desc.base = (uint32_t)(uintptr_t)idt;
-	asm volatile("lidt %0" : : "m"(desc));
+	idt_load();
+}
+
+void arch_secondary_init(void)
+{
+	idt_load();
+}
+
+/* The vCPUs wait at the entry (no local APIC, no SIPI): nothing to send. */
+int arch_smp_start(unsigned int cpu)
+{
+	(void)cpu;
+	return 0;
+}
+
+void arch_smp_wait(void)
+{
+	asm volatile("pause" ::: "memory");
+}
+
+unsigned int arch_cpu_id(void)
+{
+	uint32_t id;
+
+	asm volatile("movl %%gs:0, %0" : "=r"(id));
+	return id;
 }
 
 uint64_t arch_cycles(void)
@@ -70,45 +107,18 @@ uint64_t arch_tick_hz(void)
 	return 0;
 }
 
+/*
+ * hlt with interrupts off: KVM_EXIT_HLT (no in-kernel irqchip). The runner
+ * stops the cell on vCPU 0's, or on any vCPU's once the comm region says
+ * done or failed; a secondary's alone only parks it.
+ */
 void arch_stop(void)
 {
-	/* hlt with interrupts off: KVM_EXIT_HLT (no in-kernel irqchip). */
 	for (;;)
 		asm volatile("cli; hlt" ::: "memory");
 }
 
-/* libgcc's 64-bit divide, which a -nostdlib 32-bit link lacks. */
-uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem);
-uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem)
+void arch_cpu_off(void)
 {
-	uint64_t q = 0, r = 0;
-	int i;
-
-	if (!d)
-		inmate_fault(0, 0, 0, 0, "64-bit divide by zero");
-	for (i = 63; i >= 0; i--) {
-		r = (r << 1) | ((n >> i) & 1);
-		if (r >= d) {
-			r -= d;
-			q |= 1ull << i;
-		}
-	}
-	if (rem)
-		*rem = r;
-	return q;
-}
-
-uint64_t __udivdi3(uint64_t n, uint64_t d);
-uint64_t __udivdi3(uint64_t n, uint64_t d)
-{
-	return __udivmoddi4(n, d, NULL);
-}
-
-uint64_t __umoddi3(uint64_t n, uint64_t d);
-uint64_t __umoddi3(uint64_t n, uint64_t d)
-{
-	uint64_t r;
-
-	__udivmoddi4(n, d, &r);
-	return r;
+	arch_stop();
 }

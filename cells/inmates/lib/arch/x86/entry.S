@@ -1,29 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * x86 inmate entry, 32-bit protected mode, paging off. The runner starts
- * every vCPU here with flat segments, CR0.PE, esi = comm page, edi = vCPU
- * index. vCPU 0 loads our own GDT (the IDT's gates need a code selector
- * in guest memory) and calls inmate_start(); the others halt for good.
+ * x86_64 inmate entry, 64-bit long mode. The runner starts every vCPU
+ * here with paging on (its identity map, see cells/runner/arch/x86.c),
+ * its GDT (0x08 64-bit code, 0x10 data), interrupts off, rsi = comm
+ * page, rdi = vCPU index. Each vCPU takes its own stack and points its
+ * GS base at its entry of inmate_cpu_ids (this_cpu reads %gs:0). vCPU 0
+ * calls inmate_start(); the others wait in inmate_secondary() until vCPU
+ * 0 starts them with smp_start_cpu() (on Jailhouse, x86 inmates start
+ * their APs by INIT/SIPI; the runner's vCPUs have no local APIC).
  */
-	.code32
+#include "../../inmate_smp.h"
+
+#define MSR_GS_BASE	0xc0000101
+
+	.code64
 	.section .text.entry, "ax"
 	.globl _start
 _start:
 	cli
-	test	%edi, %edi
-	jnz	park
-	lgdt	gdt_desc
-	ljmp	$0x08, $1f
-1:	mov	$0x10, %eax
-	mov	%eax, %ds
-	mov	%eax, %es
-	mov	%eax, %fs
-	mov	%eax, %gs
-	mov	%eax, %ss
-	mov	$stack_top, %esp
-	push	%edi
-	push	%esi
+	cld
+	cmp	$INMATE_MAX_CPUS, %rdi
+	jae	park
+	/* GS base: &inmate_cpu_ids[rdi] */
+	lea	inmate_cpu_ids(%rip), %rax
+	lea	(%rax, %rdi, 4), %rax
+	mov	%rax, %rdx
+	shr	$32, %rdx
+	mov	$MSR_GS_BASE, %ecx
+	wrmsr
+	test	%rdi, %rdi
+	jnz	secondary
+	lea	stack_top(%rip), %rsp
+	mov	%rsi, %rdi		/* inmate_start(comm, 0) */
+	xor	%esi, %esi
 	call	inmate_start
+	jmp	park
+secondary:
+	/* stack of vCPU n: smp_stacks + n * INMATE_SMP_STACK */
+	mov	%rdi, %rax
+	shl	$INMATE_SMP_STACK_SHIFT, %rax
+	lea	smp_stacks(%rip), %rsp
+	add	%rax, %rsp
+	call	inmate_secondary	/* rdi: the vCPU index */
 park:
 	cli
 	hlt
@@ -34,9 +52,9 @@ park:
 	.balign	16
 	.if (\vec == 8) || ((\vec >= 10) && (\vec <= 14)) || (\vec == 17) || (\vec == 21) || (\vec == 29) || (\vec == 30)
 	.else
-	pushl	$0
+	pushq	$0
 	.endif
-	pushl	$\vec
+	pushq	$\vec
 	jmp	fault_common
 	.endm
 
@@ -48,29 +66,15 @@ isr_stubs:
 	.endr
 
 fault_common:
-	/* stack: vector, error code, eip, cs, eflags */
-	mov	$fault_stack_top, %eax
-	mov	8(%esp), %ecx
-	mov	4(%esp), %edx
-	mov	0(%esp), %ebx
-	mov	%eax, %esp
-	push	%ecx
-	push	%edx
-	push	%ebx
+	/* stack: vector, error code, rip, cs, rflags, rsp, ss */
+	mov	0(%rsp), %rdi
+	mov	8(%rsp), %rsi
+	mov	16(%rsp), %rdx
+	mov	%cr2, %rcx
+	and	$-16, %rsp		/* the faulting vCPU's own stack */
 	call	x86_fault
 1:	cli
 	hlt
 	jmp	1b
-
-	.section .rodata
-	.balign	8
-gdt:
-	.quad	0
-	.quad	0x00cf9b000000ffff	/* 0x08: code, base 0, 4 GiB, 32-bit */
-	.quad	0x00cf93000000ffff	/* 0x10: data, base 0, 4 GiB */
-gdt_end:
-gdt_desc:
-	.word	gdt_end - gdt - 1
-	.long	gdt
 
 	.section .note.GNU-stack, "", %progbits
