@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Taking a cell's CPUs from root Linux and giving them back: cgroup v2
- * cpuset partition, IRQ affinity, memguard. See cell_host.h.
+ * cpuset partition, IRQ affinity, memguard, root tasks' own pinning
+ * (cell_pin.c). See cell_host.h.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include <colorguard/hv_color.h>
 
 #include "cell_host.h"
+#include "cell_pin.h"
 #include "colorguard.h"
 
 #define CG_ROOT		"/sys/fs/cgroup"
@@ -57,6 +60,8 @@ struct cell_host {
 	struct host_mg *mg;
 	unsigned int nr_mg;
 	bool mg_absent;
+	struct cell_pin *pins;	/* root tasks pinned to a cell CPU */
+	unsigned int nr_pins;
 	char record[PATH_MAX];	/* "" none */
 };
 
@@ -412,6 +417,13 @@ static int record_write(const struct cell_host *h)
 			fprintf(f, "mgbudget %u %s %s\n", m->cpu, m->old_read,
 				m->old_write);
 	}
+	for (i = 0; i < h->nr_pins; i++) {
+		char list[VAL_MAX];
+
+		fmt_list(&h->pins[i].cpus, list, sizeof(list));
+		fprintf(f, "pin %s %d %llu\n", list, (int)h->pins[i].tid,
+			h->pins[i].start);
+	}
 	if (fflush(f) || fsync(fd))
 		ret = -errno;
 	if (fclose(f) && !ret)
@@ -431,6 +443,31 @@ static bool token_ok(const char *s, size_t max)
 		if (!isalnum((unsigned char)*s) && !strchr(",-:_.", *s))
 			return false;
 	return true;
+}
+
+/* A "pin LIST TID START" line of the record. */
+static int record_pin(struct cell_host *h, const char *list, const char *tid,
+		      const char *start)
+{
+	struct cell_pin *t, p;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(tid, &end, 10);
+	if (errno || *end || v <= 0 || v > INT32_MAX)
+		return -EINVAL;
+	p.tid = (pid_t)v;
+	p.start = strtoull(start, &end, 10);
+	if (errno || *end || !isdigit((unsigned char)start[0]) ||
+	    parse_list(list, &p.cpus))
+		return -EINVAL;
+	t = realloc(h->pins, (h->nr_pins + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	h->pins = t;
+	t[h->nr_pins++] = p;
+	return 0;
 }
 
 /* Parse a record back (written by us, into a root-only dir; still checked). */
@@ -492,6 +529,9 @@ static int record_read(const char *path, struct cell_host *h, char *why,
 				ret = -ENOMEM;
 			else
 				h->nr_irqs++;
+		} else if (n == 4 && !strcmp(key, "pin") &&
+			   h->nr_pins < CELL_PIN_MAX &&
+			   !record_pin(h, a, b, c)) {
 		} else if (n >= 3 && (!strcmp(key, "mgcrit") ||
 				      (n == 4 && !strcmp(key, "mgbudget"))) &&
 			   sscanf(a, "%u", &v) == 1 && v < HVC_MAX_CPUS &&
@@ -533,11 +573,34 @@ static void host_free(struct cell_host *h)
 		free(h->irqs[i].old);
 	free(h->irqs);
 	free(h->mg);
+	free(h->pins);
 	free(h->old_default);
 	free(h);
 }
 
-/* ---- the three parts of a claim ---- */
+/* ---- the parts of a claim ---- */
+
+/* Root tasks pinned to a cell CPU, noted before the partition changes them. */
+static int claim_pins(struct cell_host *h, char *why, size_t why_len)
+{
+	struct hvc_mask root;
+	int ret;
+
+	ret = root_cpus(&root);
+	if (ret) {
+		say(why, why_len, "cannot read root Linux's CPUs: %s",
+		    strerror(-ret));
+		return ret;
+	}
+	ret = cell_pin_snapshot(&h->cpus, &root, &h->pins, &h->nr_pins, why,
+				why_len);
+	if (ret)
+		return ret;
+	ret = record_write(h);
+	if (ret)
+		say(why, why_len, "%s: %s", h->record, strerror(-ret));
+	return ret;
+}
 
 static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 {
@@ -838,6 +901,15 @@ static int undo(struct cell_host *h, char *why, size_t why_len)
 		if (rm_err && rm_err != ENOENT)
 			FAIL(-rm_err, "rmdir %s: %s", h->cgroup, strerror(rm_err));
 	}
+	/* After the partition: root's CPUs include the cell's again. */
+	if (h->nr_pins) {
+		unsigned int left = cell_pin_restore(h->pins, h->nr_pins);
+
+		if (left)
+			FAIL(-EIO, "%u root tasks did not get their CPU pinning back",
+			     left);
+		h->nr_pins = 0;
+	}
 	if (h->enabled_cpuset || h->mounted) {
 		bool others = false;
 		DIR *d = opendir(CG_ROOT);
@@ -912,7 +984,11 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 	if (ret)
 		say(why, why_len, "%s: %s", record, strerror(-ret));
 	if (!ret)
+		ret = claim_pins(h, why, why_len);
+	if (!ret)
 		ret = claim_partition(h, why, why_len);
+	if (!ret)
+		cell_pin_narrow(h->pins, h->nr_pins, &h->cpus);
 	if (!ret)
 		ret = claim_irqs(h, why, why_len);
 	if (!ret)
@@ -984,10 +1060,11 @@ void cell_host_summary(const struct cell_host *h, char *buf, size_t len)
 	char cpus[VAL_MAX];
 
 	fmt_list(&h->cpus, cpus, sizeof(cpus));
-	snprintf(buf, len, "CPUs %s in a cpuset %s partition; %u IRQs moved, %u unmovable; memguard: %s",
+	snprintf(buf, len, "CPUs %s in a cpuset %s partition; %u IRQs moved, %u unmovable; memguard: %s; %u pinned root tasks kept on their own CPUs",
 		 cpus, h->partition[0] ? h->partition : "?", h->nr_irqs,
 		 h->irqs_unmovable,
 		 h->mg_absent ? "not loaded" :
 		 !h->nr_mg ? "nothing changed" :
-		 h->mg[0].critical ? "CPUs critical" : "budgets set");
+		 h->mg[0].critical ? "CPUs critical" : "budgets set",
+		 h->nr_pins);
 }

@@ -5,6 +5,10 @@
  * and giving everything back afterwards.
  *
  * A claim, in this order:
+ *   0. the user tasks of root Linux pinned to some of its CPUs, a cell
+ *      CPU among them, noted (cell_pin.h): while the cell exists they
+ *      run on their own CPUs minus the cell's, afterwards on their own
+ *      CPUs again, on kernels before 6.2 too;
  *   1. a cgroup v2 cpuset partition "colorguard-<cell>" holding exactly
  *      the cell's CPUs, of type "isolated" (no load balancing, no root
  *      task can run there; a kernel that refuses "isolated" gets a
@@ -66,7 +70,7 @@ int cell_host_enter(struct cell_host *h, pid_t pid, char *why,
 /*
  * Give everything back as recorded and free h: memguard settings, IRQ
  * affinities, the partition's tasks moved to the cgroup root, the
- * partition removed. Goes on past failures; returns the first one.
+ * partition removed, pinned root tasks' own CPUs. Goes on past failures; returns the first one.
  */
 int cell_host_release(struct cell_host *h, char *why, size_t why_len);
 
