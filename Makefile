@@ -100,6 +100,9 @@ KSRC := Kbuild include hv-color mm-color memguard selftests/modules
 KCONFIG_PARTS := \
 	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \
 	$(if $(wildcard memguard/Kbuild),CONFIG_MEMGUARD=m)
+# Kbuild compiles the module objects in parallel: under a make -j the
+# jobserver decides, otherwise one job per core.
+KBUILD_JOBS := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 # The kernel is fetched first; KDIR (from scripts/kernel unless given) is
 # read in a second make, once the kernel is there.
 modules:
@@ -110,7 +113,7 @@ modules:
 modules-build:
 	@mkdir -p $(KMOD)/selftests
 	@for d in $(KSRC); do [ -e $$d ] && cp -a --parents -u $$d $(KMOD)/ || true; done
-	$(MAKE) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
+	$(MAKE) $(KBUILD_JOBS) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
 		$(KCONFIG_PARTS) modules
 	@mkdir -p $(MODDIR)
 	@find $(KMOD) -name '*.ko' -exec cp -u {} $(MODDIR)/ \;
