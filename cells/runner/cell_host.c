@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include "cell_host.h"
 #include "cell_pin.h"
+#include "cell_why.h"
 #include "colorguard.h"
 
 #define CG_ROOT		"/sys/fs/cgroup"
@@ -64,20 +64,6 @@ struct cell_host {
 	unsigned int nr_pins;
 	char record[PATH_MAX];	/* "" none */
 };
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 /* Read a small file into buf, first line only, no newline. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -273,43 +259,43 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 
 	(void)cfg;
 	if (cell->type == CG_CELL_ROOT) {
-		say(why, why_len, "cell %s is the root cell: root Linux itself, not a cell to create",
-		    cell->name);
+		cell_why(why, why_len, "cell %s is the root cell: root Linux itself, not a cell to create",
+			 cell->name);
 		return -EINVAL;
 	}
 	if (parse_list(cell->cpus.s, &cpus) || hvc_mask_empty(&cpus)) {
-		say(why, why_len, "cell %s: cpus: no CPU", cell->name);
+		cell_why(why, why_len, "cell %s: cpus: no CPU", cell->name);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/%s%s", CG_ROOT, CELL_CGROUP_PREFIX,
 		 cell->name);
 	if (!stat(path, &st)) {
-		say(why, why_len, "cell %s: already holds its CPUs (%s exists)",
-		    cell->name, path);
+		cell_why(why, why_len, "cell %s: already holds its CPUs (%s exists)",
+			 cell->name, path);
 		return -EEXIST;
 	}
 	if (read_list(CPU_ONLINE, &online)) {
-		say(why, why_len, "cannot read %s", CPU_ONLINE);
+		cell_why(why, why_len, "cannot read %s", CPU_ONLINE);
 		return -EIO;
 	}
 	for (c = hvc_mask_next(&cpus, 0); c < HVC_MAX_CPUS;
 	     c = hvc_mask_next(&cpus, c + 1)) {
 		if (!hvc_mask_test(&online, c)) {
-			say(why, why_len, "cell %s: cpus: CPU %u is offline (KVM runs vCPUs on online CPUs only)",
-			    cell->name, c);
+			cell_why(why, why_len, "cell %s: cpus: CPU %u is offline (KVM runs vCPUs on online CPUs only)",
+				 cell->name, c);
 			return -ENODEV;
 		}
 	}
 	if (root_cpus(&root)) {
-		say(why, why_len, "cannot read root Linux's CPUs");
+		cell_why(why, why_len, "cannot read root Linux's CPUs");
 		return -EIO;
 	}
 	for (c = hvc_mask_next(&cpus, 0); c < HVC_MAX_CPUS;
 	     c = hvc_mask_next(&cpus, c + 1)) {
 		if (!hvc_mask_test(&root, c)) {
 			cpu_owner(c, owner, sizeof(owner));
-			say(why, why_len, "cell %s: cpus: CPU %u is not root Linux's to give: %s has it",
-			    cell->name, c, owner);
+			cell_why(why, why_len, "cell %s: cpus: CPU %u is not root Linux's to give: %s has it",
+				 cell->name, c, owner);
 			return -EBUSY;
 		}
 	}
@@ -319,35 +305,35 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 		both.bits[c / 64] &= ~(1ull << (c % 64));
 	if (hvc_mask_empty(&both)) {
 		fmt_list(&root, buf, sizeof(buf));
-		say(why, why_len, "cell %s: cpus: would take root Linux's last CPU (root has %s)",
-		    cell->name, buf);
+		cell_why(why, why_len, "cell %s: cpus: would take root Linux's last CPU (root has %s)",
+			 cell->name, buf);
 		return -EBUSY;
 	}
 
 	/* Memory: the running mm-color, not the config's idea of it. */
 	if (read_line(MMC_DIR "/nr_colors", buf, sizeof(buf))) {
-		say(why, why_len, "mm-color is not loaded (%s): a cell's memory comes from /dev/mm-color",
-		    MMC_DIR);
+		cell_why(why, why_len, "mm-color is not loaded (%s): a cell's memory comes from /dev/mm-color",
+			 MMC_DIR);
 		return -ENODEV;
 	}
 	nr_colors = strtoull(buf, NULL, 10);
 	if (!nr_colors) {
-		say(why, why_len, "mm-color has no geometry (nr_colors 0)");
+		cell_why(why, why_len, "mm-color has no geometry (nr_colors 0)");
 		return -ENODEV;
 	}
 	if (hvc_mask_parse(&colors, cell->colors.s, strlen(cell->colors.s),
 			   HVC_MAX_COLORS, NULL) || hvc_mask_empty(&colors)) {
-		say(why, why_len, "cell %s: colors: no color", cell->name);
+		cell_why(why, why_len, "cell %s: colors: no color", cell->name);
 		return -EINVAL;
 	}
 	if (!hvc_mask_fits(&colors, (unsigned int)nr_colors)) {
-		say(why, why_len, "cell %s: colors: %s: the running mm-color has only %llu colors",
-		    cell->name, cell->colors.s, nr_colors);
+		cell_why(why, why_len, "cell %s: colors: %s: the running mm-color has only %llu colors",
+			 cell->name, cell->colors.s, nr_colors);
 		return -ERANGE;
 	}
 	if (read_line(MMC_DIR "/root_colors", buf, sizeof(buf)) ||
 	    hvc_mask_parse(&rootc, buf, strlen(buf), HVC_MAX_COLORS, NULL)) {
-		say(why, why_len, "cannot read %s/root_colors", MMC_DIR);
+		cell_why(why, why_len, "cannot read %s/root_colors", MMC_DIR);
 		return -EIO;
 	}
 	hvc_mask_and(&both, &colors, &rootc);
@@ -355,8 +341,8 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 		char ov[VAL_MAX];
 
 		fmt_list(&both, ov, sizeof(ov));
-		say(why, why_len, "cell %s: colors: %s overlap root_colors %s of the running mm-color (colors %s)",
-		    cell->name, cell->colors.s, buf, ov);
+		cell_why(why, why_len, "cell %s: colors: %s overlap root_colors %s of the running mm-color (colors %s)",
+			 cell->name, cell->colors.s, buf, ov);
 		return -EBUSY;
 	}
 	for (i = 0; i < cell->nr_regions; i++)
@@ -366,14 +352,14 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 	     c = hvc_mask_next(&colors, c + 1)) {
 		snprintf(path, sizeof(path), MMC_DIR "/free/%u", c);
 		if (read_line(path, buf, sizeof(buf))) {
-			say(why, why_len, "cannot read %s", path);
+			cell_why(why, why_len, "cannot read %s", path);
 			return -EIO;
 		}
 		free_pages += strtoull(buf, NULL, 10);
 	}
 	if (need > free_pages) {
-		say(why, why_len, "cell %s: memory: needs %llu pages, colors %s have %llu free in mm-color's pool (grow pool_mb)",
-		    cell->name, need, cell->colors.s, free_pages);
+		cell_why(why, why_len, "cell %s: memory: needs %llu pages, colors %s have %llu free in mm-color's pool (grow pool_mb)",
+			 cell->name, need, cell->colors.s, free_pages);
 		return -ENOMEM;
 	}
 	return 0;
@@ -481,7 +467,7 @@ static int record_read(const char *path, struct cell_host *h, char *why,
 
 	if (!f) {
 		ret = -errno;
-		say(why, why_len, "%s: %s", path, strerror(errno));
+		cell_why(why, why_len, "%s: %s", path, strerror(errno));
 		return ret;
 	}
 	while (!ret && fgets(line, sizeof(line), f)) {
@@ -553,7 +539,7 @@ static int record_read(const char *path, struct cell_host *h, char *why,
 			snprintf(t[h->nr_mg].old_write, sizeof(t->old_write), "%s", c);
 			h->nr_mg++;
 		} else {
-			say(why, why_len, "%s:%u: not a record line", path, lineno);
+			cell_why(why, why_len, "%s:%u: not a record line", path, lineno);
 			ret = -EINVAL;
 		}
 	}
@@ -588,8 +574,8 @@ static int claim_pins(struct cell_host *h, char *why, size_t why_len)
 
 	ret = root_cpus(&root);
 	if (ret) {
-		say(why, why_len, "cannot read root Linux's CPUs: %s",
-		    strerror(-ret));
+		cell_why(why, why_len, "cannot read root Linux's CPUs: %s",
+			 strerror(-ret));
 		return ret;
 	}
 	ret = cell_pin_snapshot(&h->cpus, &root, &h->pins, &h->nr_pins, why,
@@ -598,7 +584,7 @@ static int claim_pins(struct cell_host *h, char *why, size_t why_len)
 		return ret;
 	ret = record_write(h);
 	if (ret)
-		say(why, why_len, "%s: %s", h->record, strerror(-ret));
+		cell_why(why, why_len, "%s: %s", h->record, strerror(-ret));
 	return ret;
 }
 
@@ -609,8 +595,8 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 
 	if (!is_cgroup2_mounted()) {
 		if (mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL)) {
-			say(why, why_len, "cannot mount cgroup2 on %s: %s",
-			    CG_ROOT, strerror(errno));
+			cell_why(why, why_len, "cannot mount cgroup2 on %s: %s",
+				 CG_ROOT, strerror(errno));
 			return -errno;
 		}
 		h->mounted = true;
@@ -618,8 +604,8 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 	}
 	ret = read_line(CG_ROOT "/cgroup.controllers", buf, sizeof(buf));
 	if (ret || !has_word(buf, "cpuset")) {
-		say(why, why_len, "cgroup2 at %s has no cpuset controller (bound to a cgroup v1 hierarchy, or a kernel without CONFIG_CPUSETS)",
-		    CG_ROOT);
+		cell_why(why, why_len, "cgroup2 at %s has no cpuset controller (bound to a cgroup v1 hierarchy, or a kernel without CONFIG_CPUSETS)",
+			 CG_ROOT);
 		return -EOPNOTSUPP;
 	}
 	ret = read_line(CG_ROOT "/cgroup.subtree_control", buf, sizeof(buf));
@@ -628,8 +614,8 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 	if (!has_word(buf, "cpuset")) {
 		ret = write_val(CG_ROOT "/cgroup.subtree_control", "+cpuset");
 		if (ret) {
-			say(why, why_len, "cannot enable cpuset in %s/cgroup.subtree_control: %s",
-			    CG_ROOT, strerror(-ret));
+			cell_why(why, why_len, "cannot enable cpuset in %s/cgroup.subtree_control: %s",
+				 CG_ROOT, strerror(-ret));
 			return ret;
 		}
 		h->enabled_cpuset = true;
@@ -639,7 +625,7 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 		 h->name);
 	if (mkdir(path, 0755)) {
 		ret = -errno;
-		say(why, why_len, "mkdir %s: %s", path, strerror(errno));
+		cell_why(why, why_len, "mkdir %s: %s", path, strerror(errno));
 		return ret;
 	}
 	snprintf(h->cgroup, sizeof(h->cgroup), "%s/%s%s", CG_ROOT,
@@ -649,13 +635,13 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 	snprintf(path, sizeof(path), "%s/cpuset.cpus", h->cgroup);
 	ret = write_val(path, cpus);
 	if (ret) {
-		say(why, why_len, "%s: %s: %s", path, cpus, strerror(-ret));
+		cell_why(why, why_len, "%s: %s: %s", path, cpus, strerror(-ret));
 		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", h->cgroup);
 	if (access(path, F_OK)) {
-		say(why, why_len, "this kernel has no cpuset partitions (%s missing)",
-		    path);
+		cell_why(why, why_len, "this kernel has no cpuset partitions (%s missing)",
+			 path);
 		return -EOPNOTSUPP;
 	}
 	/* "isolated" came after "root"; take "root" where it is refused. */
@@ -668,8 +654,8 @@ static int claim_partition(struct cell_host *h, char *why, size_t why_len)
 	if (!ret)
 		ret = read_line(path, buf, sizeof(buf));
 	if (ret || strcmp(buf, h->partition)) {
-		say(why, why_len, "%s: the kernel did not take a %s partition of CPUs %s (%s)",
-		    path, h->partition, cpus, ret ? strerror(-ret) : buf);
+		cell_why(why, why_len, "%s: the kernel did not take a %s partition of CPUs %s (%s)",
+			 path, h->partition, cpus, ret ? strerror(-ret) : buf);
 		return ret ? ret : -EBUSY;
 	}
 	return 0;
@@ -684,7 +670,7 @@ static int claim_irqs(struct cell_host *h, char *why, size_t why_len)
 	int ret;
 
 	if (root_cpus(&root)) {
-		say(why, why_len, "cannot read root Linux's CPUs");
+		cell_why(why, why_len, "cannot read root Linux's CPUs");
 		return -EIO;
 	}
 	/* New IRQs: the default affinity, a hex mask. */
@@ -705,7 +691,7 @@ static int claim_irqs(struct cell_host *h, char *why, size_t why_len)
 	}
 	d = opendir(IRQ_DIR);
 	if (!d) {
-		say(why, why_len, "%s: %s", IRQ_DIR, strerror(errno));
+		cell_why(why, why_len, "%s: %s", IRQ_DIR, strerror(errno));
 		return -errno;
 	}
 	while ((e = readdir(d))) {
@@ -732,7 +718,7 @@ static int claim_irqs(struct cell_host *h, char *why, size_t why_len)
 		if (h->nr_irqs >= MAX_IRQS) {
 			write_val(path, buf);
 			ret = -E2BIG;
-			say(why, why_len, "more than %u IRQs to move", MAX_IRQS);
+			cell_why(why, why_len, "more than %u IRQs to move", MAX_IRQS);
 			closedir(d);
 			return ret;
 		}
@@ -810,7 +796,7 @@ static int claim_memguard(struct cell_host *h, const struct cg_cell *cell,
 			char status[256] = "";
 
 			read_line(MG_DIR "/last_cmd_status", status, sizeof(status));
-			say(why, why_len, "%s: %s (%s)", path, strerror(-ret), status);
+			cell_why(why, why_len, "%s: %s (%s)", path, strerror(-ret), status);
 			return ret;
 		}
 	}
@@ -828,7 +814,7 @@ static int undo(struct cell_host *h, char *why, size_t why_len)
 #define FAIL(err, ...) do {						\
 		if (!first) {						\
 			first = (err);					\
-			say(why, why_len, __VA_ARGS__);			\
+			cell_why(why, why_len, __VA_ARGS__);			\
 		}							\
 	} while (0)
 
@@ -962,7 +948,7 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 	/* One claim at a time: two cells must not both see a CPU free. */
 	lock = lock_host();
 	if (lock < 0) {
-		say(why, why_len, "cannot lock %s: %s", LOCK_FILE, strerror(errno));
+		cell_why(why, why_len, "cannot lock %s: %s", LOCK_FILE, strerror(errno));
 		return -EIO;
 	}
 	ret = cell_host_check(cfg, cell, why, why_len);
@@ -973,7 +959,7 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 	h = calloc(1, sizeof(*h));
 	if (!h) {
 		unlock_host(lock);
-		say(why, why_len, "out of memory");
+		cell_why(why, why_len, "out of memory");
 		return -ENOMEM;
 	}
 	snprintf(h->name, sizeof(h->name), "%s", cell->name);
@@ -982,7 +968,7 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 		snprintf(h->record, sizeof(h->record), "%s", record);
 	ret = record_write(h);
 	if (ret)
-		say(why, why_len, "%s: %s", record, strerror(-ret));
+		cell_why(why, why_len, "%s: %s", record, strerror(-ret));
 	if (!ret)
 		ret = claim_pins(h, why, why_len);
 	if (!ret)
@@ -1018,8 +1004,8 @@ int cell_host_enter(struct cell_host *h, pid_t pid, char *why,
 	snprintf(val, sizeof(val), "%d", (int)pid);
 	ret = write_val(path, val);
 	if (ret)
-		say(why, why_len, "moving pid %d into %s: %s", (int)pid,
-		    h->cgroup, strerror(-ret));
+		cell_why(why, why_len, "moving pid %d into %s: %s", (int)pid,
+			 h->cgroup, strerror(-ret));
 	return ret;
 }
 
@@ -1044,7 +1030,7 @@ int cell_host_release_record(const char *record, char *why, size_t why_len)
 	int ret;
 
 	if (!h) {
-		say(why, why_len, "out of memory");
+		cell_why(why, why_len, "out of memory");
 		return -ENOMEM;
 	}
 	ret = record_read(record, h, why, why_len);

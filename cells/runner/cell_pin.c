@@ -7,30 +7,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cell_pin.h"
+#include "cell_why.h"
 
 /* include/linux/sched.h: the task is a kernel thread. */
 #define PF_KTHREAD	0x00200000u
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 /* A /proc entry named by a task id (at most 10 digits: pid_t). */
 static bool is_tid(const char *s)
@@ -156,7 +142,7 @@ int cell_pin_snapshot(const struct hvc_mask *cell, const struct hvc_mask *root,
 	procs = opendir("/proc");
 	if (!procs) {
 		ret = -errno;
-		say(why, why_len, "/proc: %s", strerror(errno));
+		cell_why(why, why_len, "/proc: %s", strerror(errno));
 		return ret;
 	}
 	while (!ret && (p = readdir(procs))) {
@@ -184,10 +170,10 @@ int cell_pin_snapshot(const struct hvc_mask *cell, const struct hvc_mask *root,
 	}
 	closedir(procs);
 	if (ret) {
-		say(why, why_len, ret == -E2BIG ?
-		    "more than %u root tasks pinned to the cell's CPUs" :
-		    "noting root tasks' CPU pinning: out of memory",
-		    CELL_PIN_MAX);
+		cell_why(why, why_len, ret == -E2BIG ?
+			 "more than %u root tasks pinned to the cell's CPUs" :
+			 "noting root tasks' CPU pinning: out of memory",
+			 CELL_PIN_MAX);
 		free(*pins);
 		*pins = NULL;
 		*nr = 0;

@@ -11,6 +11,7 @@
 
 #include "cell_vm.h"
 #include "colorguard.h"
+#include "cell_why.h"
 
 #define CELL_MAX_VCPUS	64
 #define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1)	/* regions and the comm page */
@@ -63,8 +64,6 @@ struct cell_vm {
 };
 
 uint64_t cell_now_ns(void);
-void cell_why(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* mem.c */
 int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
