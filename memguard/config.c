@@ -114,6 +114,7 @@ int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
 		mc->event[slot] = fresh[cpu];
 		mc->event_err[slot] = 0;
 		mc->limit_armed[slot] = false;
+		mc->counting[slot] = false;
 		clear_bit(slot, &mc->fired);
 		mc->zero_periods[slot] = 0;
 		/* The new counter starts disabled; the next boundary arms it. */

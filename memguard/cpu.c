@@ -92,6 +92,7 @@ static int mg_cpu_online(unsigned int cpu)
 		mc->event_err[s] = err[s];
 		mc->zero_periods[s] = 0;
 		mc->limit_armed[s] = false;
+		mc->counting[s] = false;
 	}
 	mc->fired = 0;
 	mc->thread = thread;

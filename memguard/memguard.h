@@ -99,8 +99,15 @@ struct mg_cpu {
 	bool mispredicted[MG_NR_SLOTS];
 	/* perf's event_limit is 1: the next overflow disables the counter */
 	bool limit_armed[MG_NR_SLOTS];
+	/* enabled by the thread and not known to be stopped since */
+	bool counting[MG_NR_SLOTS];
 	unsigned long fired;	/* slots whose limit an overflow used up */
+	/*
+	 * Counts are never reset: a period's events are the count at its
+	 * end minus @count_base, the count at its start.
+	 */
 	u64 overflow_count[MG_NR_SLOTS];	/* count at the last overflow */
+	u64 count_base[MG_NR_SLOTS];
 	/*
 	 * The first overflow not yet seen by the thread, 0 if none: its
 	 * local_clock() shifted left by one, bit 0 set if it interrupted
@@ -221,7 +228,7 @@ void mg_thread_fn(unsigned int cpu);
 
 /* period.c; all but mg_timebase_set() run in the holder thread. */
 void mg_timebase_set(u32 period_us);
-void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit);
+u64 mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit);
 void mg_resync(struct mg_cpu *mc);
 void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim);
 

@@ -42,24 +42,43 @@ void mg_timebase_set(u32 period_us)
  * @period: the events until the overflow
  * @limit: whether the overflow stops the counter (a budget, not a count)
  *
- * A limited counter gets perf's event limit of one overflow: perf then
- * disables it itself, so no budget, however small, can make the PMU
- * interrupt faster than this thread re-arms it.
+ * perf_event_period() moves the overflow point @period events ahead of
+ * now; on a running counter it also brings the count up to date (see
+ * mg_boundary()), which is read at once. A stopped counter is started
+ * again after that read: one call per boundary for a counter that did not
+ * reach its limit, three for one that did. A limited counter
+ * gets perf's event limit of one overflow: perf then disables it itself,
+ * so no budget, however small, can make the PMU interrupt faster than
+ * this thread re-arms it.
+ *
+ * Return: the counter's count when the new overflow point was set.
  */
-void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit)
+u64 mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit)
 {
 	struct perf_event *ev = mc->event[s];
-	bool used_up = test_and_clear_bit(s, &mc->fired);
+	u64 count;
 
-	if (used_up)
+	if (test_and_clear_bit(s, &mc->fired) && mc->limit_armed[s]) {
+		/*
+		 * perf stops a counter at its limit from an irq_work, which
+		 * PREEMPT_RT runs in a thread that may not have run yet (a hold
+		 * keeps it off the CPU): disabling it now cancels that stop,
+		 * which would otherwise strike after the refresh below.
+		 */
+		perf_event_disable(ev);
 		mc->limit_armed[s] = false;
+		mc->counting[s] = false;
+	}
 	perf_event_period(ev, period);
+	count = local64_read(&ev->count);
 	if (limit && !mc->limit_armed[s]) {
 		mc->limit_armed[s] = true;
 		perf_event_refresh(ev, 1);
-	} else {
+	} else if (!mc->counting[s]) {
 		perf_event_enable(ev);
 	}
+	mc->counting[s] = true;
+	return count;
 }
 
 static u64 mg_period_index(struct mg_cpu *mc, ktime_t now)
@@ -83,9 +102,11 @@ void mg_resync(struct mg_cpu *mc)
 
 	if (!mc->armed) {
 		hrtimer_cancel(&mc->timer);
-		for (s = 0; s < MG_NR_SLOTS; s++)
+		for (s = 0; s < MG_NR_SLOTS; s++) {
 			if (mc->event[s])
 				perf_event_disable(mc->event[s]);
+			mc->counting[s] = false;
+		}
 		mc->fresh = true;
 		return;
 	}
@@ -148,8 +169,12 @@ static s64 mg_trace_budget(u64 allowance)
 	return allowance == MG_UNLIMITED ? -1 : (s64)allowance;
 }
 
-/* A counted period's statistics, from what each counter read. */
-static void mg_account(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS])
+/*
+ * A counted period's statistics, from what each counter read and the
+ * allowances the period had.
+ */
+static void mg_account(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
+		       const u64 allowance[MG_NR_SLOTS])
 {
 	u64 over;
 	int s;
@@ -163,9 +188,8 @@ static void mg_account(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS])
 		else
 			mc->stats.used_avg[s] += (used[s] >> 2) -
 				(mc->stats.used_avg[s] >> 2);
-		if (mc->allowance[s] != MG_UNLIMITED &&
-		    used[s] > mc->allowance[s]) {
-			over = used[s] - mc->allowance[s];
+		if (allowance[s] != MG_UNLIMITED && used[s] > allowance[s]) {
+			over = used[s] - allowance[s];
 			if (over > mc->stats.worst_overshoot[s])
 				mc->stats.worst_overshoot[s] = over;
 		}
@@ -175,11 +199,44 @@ static void mg_account(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS])
 			mc->zero_periods[s]++;
 	}
 	trace_memguard_period(mc->cpu, mc->period_no, used[MG_READ],
-			      mg_trace_budget(mc->allowance[MG_READ]),
+			      mg_trace_budget(allowance[MG_READ]),
 			      used[MG_WRITE],
-			      mg_trace_budget(mc->allowance[MG_WRITE]),
+			      mg_trace_budget(allowance[MG_WRITE]),
 			      div_u64(mc->period_ns, NSEC_PER_USEC),
 			      mc->period_throttled);
+}
+
+/* A slot's events since the last boundary, which moves to @count. */
+static u64 mg_take_count(struct mg_cpu *mc, enum mg_slot s, u64 count)
+{
+	u64 used = count - mc->count_base[s];
+
+	mc->count_base[s] = count;
+	return used;
+}
+
+/* Every counter armed for the new period's allowances; @count: theirs. */
+static void mg_arm_all(struct mg_cpu *mc, bool monitor,
+		       u64 count[MG_NR_SLOTS])
+{
+	int s;
+
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (!mc->event[s])
+			continue;
+		if (mc->allowance[s] == MG_UNLIMITED || monitor)
+			count[s] = mg_arm(mc, s, MG_COUNT_ONLY_PERIOD, false);
+		else
+			count[s] = mg_arm(mc, s, mc->allowance[s], true);
+	}
+}
+
+static void mg_next_period(struct mg_cpu *mc, u64 idx)
+{
+	mc->fresh = false;
+	mc->period_throttled = false;
+	mc->period_no = idx;
+	mc->period_end = ktime_add_ns(mc->tb_start, (idx + 1) * mc->period_ns);
 }
 
 /**
@@ -188,15 +245,21 @@ static void mg_account(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS])
  * @line_size: mg_config's, for budgets in MB/s
  * @reclaim: mg_config's: donate predicted unused budget
  *
- * Reads and resets the counters, updates the statistics, assigns the new
- * period's budgets (donating to the reclaim pool) and re-arms.
+ * Reads the counters, updates the statistics, assigns the new period's
+ * budgets (donating to the reclaim pool) and re-arms. Counters are not
+ * reset: each period is a difference of counts. Without reclaim this
+ * costs one perf call per counter that is still counting: the
+ * perf_event_period() that moves its overflow point also folds its count
+ * (the PMU driver's stop with PERF_EF_UPDATE), so the count read after it
+ * is exact. Reclaim predicts the new period's use from the ended one, so
+ * it reads the counts first, one call more.
  */
 void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 {
-	u64 used[MG_NR_SLOTS] = { 0 };
+	u64 used[MG_NR_SLOTS] = { 0 }, count[MG_NR_SLOTS], ended[MG_NR_SLOTS];
 	ktime_t t0 = ktime_get();
 	bool monitor = READ_ONCE(mg_config.monitor);
-	u64 idx, cost, lat;
+	u64 idx, cost, lat, enabled, running;
 	bool counted;
 	int s;
 
@@ -205,9 +268,6 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 	/* Monitor mode: count, account and trace; no limit, no reclaim. */
 	if (monitor)
 		reclaim = false;
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (mc->event[s])
-			used[s] = perf_event_pause(mc->event[s], true);
 
 	idx = mg_period_index(mc, t0);
 	/* A thread kept from running for a whole period counted several. */
@@ -217,21 +277,29 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 		if (!counted)
 			mc->stats.late_boundaries++;
 	}
-	if (counted)
-		mg_account(mc, used);
-
-	mc->fresh = false;
-	mc->period_throttled = false;
-	mc->period_no = idx;
-	mc->period_end = ktime_add_ns(mc->tb_start, (idx + 1) * mc->period_ns);
-	mg_assign_budgets(mc, line_size, reclaim);
-	for (s = 0; s < MG_NR_SLOTS; s++) {
-		if (!mc->event[s])
-			continue;
-		if (mc->allowance[s] == MG_UNLIMITED || monitor)
-			mg_arm(mc, s, MG_COUNT_ONLY_PERIOD, false);
-		else
-			mg_arm(mc, s, mc->allowance[s], true);
+	if (reclaim) {
+		for (s = 0; s < MG_NR_SLOTS; s++) {
+			if (!mc->event[s])
+				continue;
+			count[s] = perf_event_read_value(mc->event[s], &enabled,
+							 &running);
+			used[s] = mg_take_count(mc, s, count[s]);
+		}
+		if (counted)
+			mg_account(mc, used, mc->allowance);
+		mg_next_period(mc, idx);
+		mg_assign_budgets(mc, line_size, true);
+		mg_arm_all(mc, monitor, count);
+	} else {
+		memcpy(ended, mc->allowance, sizeof(ended));
+		mg_assign_budgets(mc, line_size, false);
+		mg_arm_all(mc, monitor, count);
+		for (s = 0; s < MG_NR_SLOTS; s++)
+			if (mc->event[s])
+				used[s] = mg_take_count(mc, s, count[s]);
+		if (counted)
+			mg_account(mc, used, ended);
+		mg_next_period(mc, idx);
 	}
 
 	cost = ktime_to_ns(ktime_sub(ktime_get(), t0));

@@ -11,13 +11,12 @@
  * thread bound to it. A counter's sample period is the CPU's budget, so its
  * overflow marks exhaustion; the overflow handler (possibly in NMI) notes
  * the count and the time and queues an irq_work, which wakes the thread.
- * The thread does every perf call (pause, period, enable, disable) in
+ * The thread does every perf call (period, enable, read, disable) in
  * process context, at period boundaries and to re-arm after a stale
  * overflow or a reclaim, and holds an over-budget core in the real idle
  * loop (play_idle_precise()) until the period ends. From the overflow to
  * the idle entry it takes only mc->lock (which a configuration write on
- * that CPU may hold for a moment) and makes no perf call but stopping a
- * second counter that is still counting (both slots in use).
+ * that CPU may hold for a moment) and makes no perf call.
  *
  * Who runs what, and what it may touch (mc: the CPU's struct mg_cpu; a
  * field read outside mc->lock is read with READ_ONCE()):
@@ -250,11 +249,11 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 
 /*
  * The hold decision: fills @h, h->hold_ns 0 for no hold. It runs between
- * the overflow interrupt and the hold, so it reads no counter: a counter
+ * the overflow interrupt and the hold, so it makes no perf call: a counter
  * whose overflow fired is judged by the count its interrupt saw (a
  * limited counter stops there), one that did not fire waits for its own
- * interrupt. The only perf call on the way to a hold stops a second
- * counter that is still counting (both slots in use).
+ * interrupt and goes on counting through the hold (what the CPU's
+ * interrupts do then is its traffic too; the boundary re-arms it).
  */
 static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
@@ -273,7 +272,7 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s] || !test_bit(s, &mc->fired))
 			continue;
-		val[s] = READ_ONCE(mc->overflow_count[s]);
+		val[s] = READ_ONCE(mc->overflow_count[s]) - mc->count_base[s];
 		if (mc->allowance[s] == MG_UNLIMITED)
 			continue;
 		if (val[s] < mc->allowance[s]) {
@@ -297,14 +296,6 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
 	if (hold < MG_MIN_HOLD_NS)
 		return;
-	/*
-	 * Held cores do no task work; idle time is not traffic. A counter
-	 * whose limit fired stopped at its overflow: only others need a stop.
-	 */
-	for (s = 0; s < MG_NR_SLOTS; s++)
-		if (mc->event[s] && !(test_bit(s, &mc->fired) &&
-				      mc->limit_armed[s]))
-			perf_event_disable(mc->event[s]);
 	WRITE_ONCE(mc->throttled, true);
 	mc->period_throttled = true;
 	mc->throttle_start = now;
