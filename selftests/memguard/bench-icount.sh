@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# memguard benchmarks that need deterministic time (make bench boots this
+# script with VM_ICOUNT; guest time is then instructions executed, so the
+# figures do not follow host load): the armed overhead on a compute loop
+# at a 1 ms period, and the accuracy at 1 ms with every CPU armed (CPU 0
+# idle with a budget it never reaches, the hog on CPU 1 at 10/30/60 % of
+# C). accuracy.sh, in make check, has CPU 1 alone armed. Prints the
+# figures in TAP comments; a point fails only when a figure could not be
+# measured.
+. ../lib/tap.sh
+
+M=/sys/kernel/memguard
+MOD=/modules/memguard.ko
+T=/sys/kernel/tracing
+[ -d $T/events ] || T=/sys/kernel/debug/tracing
+BIG=events:100000000000
+
+if [ "$CG_ARCH" != arm64 ]; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP the deterministic budget event is arm64's emulated cycle counter"
+	exit 0
+fi
+tap_plan 3
+[ -n "$CG_ICOUNT" ] || tap_diag "not a deterministic boot (no -icount): figures follow host delays"
+col() { echo "$OUT" | awk -v c="cpu$1" -v n="$2" '$1 == c { print $n }'; }
+median() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+pct() { awk -v a="$1" -v u="$2" 'BEGIN { printf "%.2f", a * 100 / u }'; }
+
+tap_check "memguard loads with cycles, period 1000 us" \
+	insmod $MOD read_event=cycles write_event=none period_us=1000
+
+### Armed overhead: the same fixed work on CPU 1, unarmed and armed with a
+### budget it never reaches (every period ends in a boundary, none holds).
+R=
+for i in 1 2 3; do
+	echo unlimited > $M/cpu1/read_budget
+	OUT=$(./spin -n 100 1); A=$(col 1 2)
+	echo $BIG > $M/cpu1/read_budget
+	echo 1 > $M/reset_stats
+	OUT=$(./spin -n 100 1); B=$(col 1 2)
+	[ -n "$A" ] && [ -n "$B" ] && R="$R $(awk -v a="$A" -v b="$B" 'BEGIN { printf "%.4f", b / a }')"
+	P=$(cat $M/cpu1/periods)
+	tap_diag "| run $i | unarmed $A ns | armed $B ns | $P periods, boundary mean $(($(cat $M/cpu1/boundary_ns_total) / (P + (P == 0)))) ns |"
+done
+MR=$(median $R)
+tap_diag "| armed overhead at 1 ms, compute loop | median ratio $MR ($(awk -v r="$MR" 'BEGIN { printf "%.2f", (r - 1) * 100 }') %) | runs:$R |"
+tap_check "armed overhead measured" test -n "$MR"
+
+### Accuracy at 1 ms with every CPU armed
+echo 1 > $T/events/memguard/memguard_period/enable
+echo $BIG > $M/cpu0/read_budget
+echo $BIG > $M/cpu1/read_budget
+echo > $T/trace
+OUT=$(./spin -t 0.5 1); U=$(col 1 4) UI=$(col 1 2)
+C=$(awk '/memguard_period: cpu=1 / {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		print v["read_used"]
+	}' $T/trace | sort -n | awk '{ a[NR] = $1 } END {
+		for (i = 1; i <= NR; i++) if (a[i] * 2 >= a[NR]) b[++n] = a[i]
+		print n ? b[int((n + 1) / 2)] : 0
+	}')
+tap_diag "| every CPU armed, 1 ms: budget % | CPU 1 time share % | iterations % | CPU 0 periods |"
+ok=1
+for X in 10 30 60; do
+	echo events:$((C * X / 100)) > $M/cpu1/read_budget
+	echo 1 > $M/reset_stats
+	OUT=$(./spin -t 0.5 1)
+	[ -n "$U" ] && [ "${C:-0}" -gt 0 ] && [ -n "$(col 1 4)" ] || { ok=0; continue; }
+	tap_diag "| $X | $(pct "$(col 1 4)" "$U") | $(pct "$(col 1 2)" "$UI") | $(cat $M/cpu0/periods) |"
+done
+echo 0 > $T/events/memguard/enable
+rmmod memguard
+tap_check "accuracy with every CPU armed measured" test $ok = 1
+tap_done
