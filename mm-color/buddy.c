@@ -23,8 +23,14 @@
  *   them: the drain allocates on each CPU in turn (drain.c).
  * - The order in which free pages are handed out: a movable allocation
  *   takes the movable per-cpu lists first, then the movable free lists,
- *   smallest block first, and falls back to a CMA area; freed pages merge
- *   into larger blocks. Why the drain repeats its passes (drain.c).
+ *   smallest block first, and falls back to a CMA area (before it steals
+ *   from other pageblock types, and first where CMA holds more than half
+ *   of the zone's free memory); freed pages merge into larger blocks. Why
+ *   the drain repeats its passes, and why a drain with drain_movable takes
+ *   CMA's free blocks in a phase of its own (drain.c).
+ * - Only orders up to PAGE_ALLOC_COSTLY_ORDER (and the THP order) go
+ *   through the per-cpu lists: a higher-order allocation takes its own
+ *   pages off the free lists and no more (drain.c's CMA phase).
  * - zone_cma_pages() and ZONE_MOVABLE: whether a movable allocation could
  *   land where unmovable pages must not stay (mmc_movable_areas()).
  * - The highest order: MAX_ORDER - 1 before 6.4, MAX_ORDER from 6.4,

@@ -413,6 +413,22 @@ TEST(narrow_rounds)
 	ASSERT_EQ(0, mmc_write("root_colors", all_list));
 }
 
+/* The largest per-CPU high mark of any zone, in kB, from /proc/zoneinfo. */
+static unsigned long pcp_high_max_kb(void)
+{
+	unsigned long most = 0, n;
+	char line[256];
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " high: %lu", &n) == 1 && n > most)
+			most = n;
+	fclose(f);
+	return most * (PAGE / 1024);
+}
+
 /*
  * In a child: fresh anonymous memory, 4 MB at a time, until the CMA area
  * has at most 4 MB free or @cap_kb are mapped; share of its pages in
@@ -471,8 +487,11 @@ static long anon_until_cma_permille(const struct hvc_geometry *geo,
  * written again with drain_movable 1. After that drain, fresh anonymous
  * memory until the CMA area is used up must be >= 99% root colors:
  * movable allocations take the CMA area as soon as the movable free lists
- * are empty, which they are after a drain. The free memory outside CMA
- * must not drop below the raised reserve meanwhile.
+ * are empty, which they are after a drain. Free memory outside CMA must
+ * be above the raised reserve once the write returns; while the drain
+ * runs, the per-cpu refill behind its bookkeeping may keep up to a
+ * per-CPU high mark of it out of MemFree (see drain_movable in the ABI
+ * document).
  */
 TEST(rewrite_reaches_cma)
 {
@@ -480,7 +499,7 @@ TEST(rewrite_reaches_cma)
 	struct hvc_mask root;
 	char list[64], all_list[64], val[32];
 	unsigned long reserve_kb, kb, cma0, cma1, cma2, q0, q1, min_kb, samples;
-	unsigned long high_kb, outside_kb, raised_mb, pages;
+	unsigned long high_kb, outside_kb, raised_mb, pages, after_kb;
 	unsigned int nr, c;
 	long pm;
 
@@ -507,21 +526,23 @@ TEST(rewrite_reaches_cma)
 	raised_mb = (outside_kb - 1536) / 1024;
 	snprintf(val, sizeof(val), "%lu", raised_mb);
 	ASSERT_EQ(0, mmc_write("reserve_mb", val));
-	pcp_kb(&high_kb);
+	high_kb = pcp_high_max_kb();
 	ASSERT_EQ(0, narrow_sampled(list, &min_kb, &samples));
 	meminfo_free(&kb, &cma1);
+	after_kb = kb - cma1;
 	q1 = mmc_read_ul("quarantined_pages");
 	TH_LOG("drain_movable 0: %lu pages quarantined, CmaFree %lu kB", q0, cma0);
-	TH_LOG("rewrite with drain_movable 1, reserve_mb %lu (free outside CMA %lu kB, per-CPU high marks %lu kB in all):",
+	TH_LOG("rewrite with drain_movable 1, reserve_mb %lu (free outside CMA %lu kB, largest per-CPU high mark %lu kB):",
 	       raised_mb, outside_kb, high_kb);
-	TH_LOG("  %lu pages quarantined in %lu passes, CmaFree %lu kB, free outside CMA >= %lu kB (%lu reads)",
-	       q1, mmc_read_ul("drain_passes"), cma1, min_kb, samples);
+	TH_LOG("  %lu pages quarantined in %lu passes, CmaFree %lu kB, free outside CMA >= %lu kB (%lu reads), %lu kB after",
+	       q1, mmc_read_ul("drain_passes"), cma1, min_kb, samples, after_kb);
 	pm = anon_until_cma_permille(&geo, &root, (kb - cma1) - (32UL << 10), &pages);
 	meminfo_free(&kb, &cma2);
 	TH_LOG("fresh anonymous memory until CMA is used up: %lu pages, %ld per mille in %s (CmaFree after %lu kB)",
 	       pages, pm, list, cma2);
 	EXPECT_LE(990, pm);
-	EXPECT_LE(raised_mb * 1024, min_kb);
+	EXPECT_LE(raised_mb * 1024, after_kb);
+	EXPECT_LE(raised_mb * 1024, min_kb + high_kb);
 	ASSERT_EQ(0, mmc_write("root_colors", all_list));
 	snprintf(val, sizeof(val), "%lu", reserve_kb / 1024);
 	ASSERT_EQ(0, mmc_write("reserve_mb", val));
