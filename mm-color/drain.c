@@ -236,10 +236,11 @@ static long mmc_drain_local(void *arg)
  * of that size outside CMA, they come from the CMA area without taking
  * free memory outside it, and the phase runs as long as MMC_CMA_MOST
  * pages are left above the reserve there: it also runs where the
- * single-page passes cannot start. The per-cpu refill behind the slab
- * page of its frames is not in that bound: it can keep up to a per-cpu
- * high mark of free pages out of the count while the phase runs (they
- * count again after mmc_pcp_flush()). What the phase leaves in the area
+ * single-page passes cannot start. The per-cpu refills behind the slab
+ * page of its frames (and behind mmc_pcp_flush()'s order-1 pages before
+ * the drain) are not in that bound: each can keep up to a per-cpu high
+ * mark of free pages out of the count for a while (they count again after
+ * mmc_pcp_flush()). What the phase leaves in the area
  * are fragments smaller than a block, which the single-page passes take
  * where free memory outside CMA lets them start.
  */

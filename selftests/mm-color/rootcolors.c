@@ -484,7 +484,9 @@ static long anon_until_cma_permille(const struct hvc_geometry *geo,
  * color, by design), then reserve_mb raised to 1.5-2.5 MB below the free
  * memory outside CMA (less than the per-cpu margin the single-page passes
  * keep above the reserve, more than one 16-page block) and root_colors
- * written again with drain_movable 1. After that drain, fresh anonymous
+ * written again with drain_movable 1, right after a process of 64 MB
+ * exited (its pages, of every color, wait on its CPU's per-CPU lists,
+ * which only that CPU reaches). After that drain, fresh anonymous
  * memory until the CMA area is used up must be >= 99% root colors:
  * movable allocations take the CMA area as soon as the movable free lists
  * are empty, which they are after a drain. Free memory outside CMA must
@@ -499,7 +501,7 @@ TEST(rewrite_reaches_cma)
 	struct hvc_mask root;
 	char list[64], all_list[64], val[32];
 	unsigned long reserve_kb, kb, cma0, cma1, cma2, q0, q1, min_kb, samples;
-	unsigned long high_kb, outside_kb, raised_mb, pages, after_kb;
+	unsigned long high_kb, outside_kb, raised_mb, pages, after_kb, pcp0_kb;
 	unsigned int nr, c;
 	long pm;
 
@@ -521,6 +523,9 @@ TEST(rewrite_reaches_cma)
 	q0 = mmc_read_ul("quarantined_pages");
 	set_drain_movable(1);
 	caches_drop();
+	/* Its pages, of every color, wait on its CPU's per-CPU lists. */
+	anon_root_permille(&geo, &root);
+	pcp0_kb = pcp_kb(NULL);
 	meminfo_free(&kb, &cma0);
 	outside_kb = kb - cma0;
 	raised_mb = (outside_kb - 1536) / 1024;
@@ -531,7 +536,8 @@ TEST(rewrite_reaches_cma)
 	meminfo_free(&kb, &cma1);
 	after_kb = kb - cma1;
 	q1 = mmc_read_ul("quarantined_pages");
-	TH_LOG("drain_movable 0: %lu pages quarantined, CmaFree %lu kB", q0, cma0);
+	TH_LOG("drain_movable 0: %lu pages quarantined; then a 64 MB process exited: CmaFree %lu kB, per-CPU lists %lu kB",
+	       q0, cma0, pcp0_kb);
 	TH_LOG("rewrite with drain_movable 1, reserve_mb %lu (free outside CMA %lu kB, largest per-CPU high mark %lu kB):",
 	       raised_mb, outside_kb, high_kb);
 	TH_LOG("  %lu pages quarantined in %lu passes, CmaFree %lu kB, free outside CMA >= %lu kB (%lu reads), %lu kB after",
