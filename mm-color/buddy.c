@@ -10,8 +10,11 @@
  * - zone->per_cpu_pageset, struct per_cpu_pages' count and batch: pages
  *   waiting on a CPU's per-cpu lists, which MemFree does not count
  *   (mmc_pcp_flush() repeats while count exceeds batch).
- * - struct per_cpu_pages' high: the most one allocation can take off the
- *   free lists, a per-cpu refill (mmc_pcp_margin(), the drain's margin).
+ * - struct per_cpu_pages' high, and from 6.7 its high_max: the most one
+ *   allocation can take off the free lists, a per-cpu refill
+ *   (mmc_pcp_margin(), the drain's margin). From 6.7 high moves between
+ *   high_min and high_max: a run of high-order frees (mmc_pcp_flush())
+ *   lowers it, each refill raises it again.
  *   These fields are read racily (READ_ONCE): estimates, not invariants.
  * - When the allocator empties a CPU's per-cpu lists: on an order-1
  *   free after a run of frees, where what counts as a run differs (6.1:
@@ -23,8 +26,14 @@
  *   them: the drain allocates on each CPU in turn (drain.c).
  * - The order in which free pages are handed out: a movable allocation
  *   takes the movable per-cpu lists first, then the movable free lists,
- *   smallest block first, and falls back to a CMA area; freed pages merge
- *   into larger blocks. Why the drain repeats its passes (drain.c).
+ *   smallest block first, and falls back to a CMA area (before it steals
+ *   from other pageblock types, and first where CMA holds more than half
+ *   of the zone's free memory); freed pages merge into larger blocks. Why
+ *   the drain repeats its passes, and why a drain with drain_movable takes
+ *   CMA's free blocks in a phase of its own (drain.c).
+ * - Only orders up to PAGE_ALLOC_COSTLY_ORDER (and the THP order) go
+ *   through the per-cpu lists: a higher-order allocation takes its own
+ *   pages off the free lists and no more (drain.c's CMA phase).
  * - zone_cma_pages() and ZONE_MOVABLE: whether a movable allocation could
  *   land where unmovable pages must not stay (mmc_movable_areas()).
  * - The highest order: MAX_ORDER - 1 before 6.4, MAX_ORDER from 6.4,
@@ -206,12 +215,29 @@ void mmc_pcp_flush(void)
 	cpus_read_unlock();
 }
 
+/*
+ * The highest a per-cpu list's high mark can be while a drain runs: from
+ * 6.7 it is tuned between high_min and high_max, lowered by a run of
+ * high-order frees (as mmc_pcp_flush() does before a drain) and raised by
+ * each refill, so its value at the start bounds nothing (a drain that
+ * took it after the flush went 1.2 MB below the reserve on arm64 6.12).
+ */
+static int mmc_pcp_high_most(struct per_cpu_pages *pcp)
+{
+#ifdef MMC_HAVE_PCP_HIGH_MAX
+	return max(READ_ONCE(pcp->high), READ_ONCE(pcp->high_max));
+#else
+	return READ_ONCE(pcp->high);
+#endif
+}
+
 /**
  * mmc_pcp_margin() - the most pages one allocation can take off the free lists
  *
  * A refill of a per-cpu list, at most its high mark (the batch on 6.1, up
- * to high where the batch scales), on any CPU and zone. Stopping this far
- * above the reserve keeps free memory at or above it.
+ * to high where the batch scales), on any CPU and zone; from 6.7 the
+ * highest that mark can be tuned to. Stopping this far above the reserve
+ * keeps free memory at or above it.
  *
  * Return: the largest high mark, at least 1.
  */
@@ -227,7 +253,7 @@ unsigned long mmc_pcp_margin(void)
 
 			pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 			most = max_t(unsigned long, most,
-				     max(READ_ONCE(pcp->high), 0));
+				     max(mmc_pcp_high_most(pcp), 0));
 		}
 	}
 	return most;

@@ -413,6 +413,149 @@ TEST(narrow_rounds)
 	ASSERT_EQ(0, mmc_write("root_colors", all_list));
 }
 
+/* The largest per-CPU high mark of any zone, in kB, from /proc/zoneinfo. */
+static unsigned long pcp_high_max_kb(void)
+{
+	unsigned long most = 0, n;
+	char line[256];
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " high: %lu", &n) == 1 && n > most)
+			most = n;
+	fclose(f);
+	return most * (PAGE / 1024);
+}
+
+/*
+ * In a child: fresh anonymous memory, 4 MB at a time, until the CMA area
+ * has at most 4 MB free or @cap_kb are mapped; share of its pages in
+ * @mask, per mille, and how many pages that was.
+ */
+static long anon_until_cma_permille(const struct hvc_geometry *geo,
+				    const struct hvc_mask *mask,
+				    unsigned long cap_kb, unsigned long *pages)
+{
+	int pipefd[2], status;
+	long res[2] = { -1, 0 };
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		const size_t chunk = 4UL << 20;
+		unsigned long bad = 0, n = 0;
+
+		while (meminfo_kb("CmaFree") > 4096 && (n + chunk / PAGE) * 4 <= cap_kb) {
+			char *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				_exit(1);
+			madvise(p, chunk, MADV_NOHUGEPAGE);
+			mmc_fill(p, chunk, 1);
+			bad += mmc_bad_pages(geo, mask, p, chunk);
+			n += chunk / PAGE;
+		}
+		res[0] = n ? 1000 - (long)(bad * 1000 / n) : -1;
+		res[1] = n;
+		if (write(pipefd[1], res, sizeof(res)) != sizeof(res))
+			_exit(2);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || status)
+		return -1;
+	if (read(pipefd[0], res, sizeof(res)) != sizeof(res))
+		return -1;
+	close(pipefd[0]);
+	close(pipefd[1]);
+	*pages = res[1];
+	return res[0];
+}
+
+/*
+ * A drain whose stop point outside CMA comes before it reaches the CMA
+ * area: narrowed with drain_movable 0 (CMA keeps its free pages of every
+ * color, by design), then reserve_mb raised to 1.5-2.5 MB below the free
+ * memory outside CMA (less than the per-cpu margin the single-page passes
+ * keep above the reserve, more than one 16-page block) and root_colors
+ * written again with drain_movable 1, right after a process of 64 MB
+ * exited (its pages, of every color, wait on its CPU's per-CPU lists,
+ * which only that CPU reaches). After that drain, fresh anonymous
+ * memory until the CMA area is used up must be >= 99% root colors:
+ * movable allocations take the CMA area as soon as the movable free lists
+ * are empty, which they are after a drain. Free memory outside CMA must
+ * be above the raised reserve once the write returns; while the drain
+ * runs, the per-cpu refill behind its bookkeeping may keep up to a
+ * per-CPU high mark of it out of MemFree (see drain_movable in the ABI
+ * document).
+ */
+TEST(rewrite_reaches_cma)
+{
+	struct hvc_geometry geo;
+	struct hvc_mask root;
+	char list[64], all_list[64], val[32];
+	unsigned long reserve_kb, kb, cma0, cma1, cma2, q0, q1, min_kb, samples;
+	unsigned long high_kb, outside_kb, raised_mb, pages, after_kb, pcp0_kb;
+	unsigned int nr, c;
+	long pm;
+
+	if (meminfo_kb("CmaTotal") == 0)
+		SKIP(return, "no CMA area");
+	ASSERT_EQ(0, mmc_geometry(&geo));
+	nr = mmc_nr_colors();
+	ASSERT_EQ(0, mmc_read("root_colors", all_list, sizeof(all_list)));
+	hvc_mask_zero(&root);
+	for (c = 0; c < nr_root_colors(nr); c++)
+		hvc_mask_set(&root, c);
+	hvc_mask_format(&root, list, sizeof(list));
+	reserve_kb = mmc_read_ul("reserve_mb") * 1024;
+	claim_mode();
+	set_drain_movable(0);
+	anon_root_permille(&geo, &root);
+	caches_drop();
+	ASSERT_EQ(0, mmc_write("root_colors", list));
+	q0 = mmc_read_ul("quarantined_pages");
+	set_drain_movable(1);
+	caches_drop();
+	/* Its pages, of every color, wait on its CPU's per-CPU lists. */
+	anon_root_permille(&geo, &root);
+	pcp0_kb = pcp_kb(NULL);
+	meminfo_free(&kb, &cma0);
+	outside_kb = kb - cma0;
+	raised_mb = (outside_kb - 1536) / 1024;
+	snprintf(val, sizeof(val), "%lu", raised_mb);
+	ASSERT_EQ(0, mmc_write("reserve_mb", val));
+	high_kb = pcp_high_max_kb();
+	ASSERT_EQ(0, narrow_sampled(list, &min_kb, &samples));
+	meminfo_free(&kb, &cma1);
+	after_kb = kb - cma1;
+	q1 = mmc_read_ul("quarantined_pages");
+	TH_LOG("drain_movable 0: %lu pages quarantined; then a 64 MB process exited: CmaFree %lu kB, per-CPU lists %lu kB",
+	       q0, cma0, pcp0_kb);
+	TH_LOG("rewrite with drain_movable 1, reserve_mb %lu (free outside CMA %lu kB, largest per-CPU high mark %lu kB):",
+	       raised_mb, outside_kb, high_kb);
+	TH_LOG("  %lu pages quarantined in %lu passes, CmaFree %lu kB, free outside CMA >= %lu kB (%lu reads), %lu kB after",
+	       q1, mmc_read_ul("drain_passes"), cma1, min_kb, samples, after_kb);
+	pm = anon_until_cma_permille(&geo, &root, (kb - cma1) - (32UL << 10), &pages);
+	meminfo_free(&kb, &cma2);
+	TH_LOG("fresh anonymous memory until CMA is used up: %lu pages, %ld per mille in %s (CmaFree after %lu kB)",
+	       pages, pm, list, cma2);
+	EXPECT_LE(990, pm);
+	EXPECT_LE(raised_mb * 1024, after_kb);
+	EXPECT_LE(raised_mb * 1024, min_kb + high_kb);
+	ASSERT_EQ(0, mmc_write("root_colors", all_list));
+	snprintf(val, sizeof(val), "%lu", reserve_kb / 1024);
+	ASSERT_EQ(0, mmc_write("reserve_mb", val));
+	EXPECT_EQ(0, mmc_read_ul("quarantined_pages"));
+	claim_end();
+}
+
 TEST(narrow_then_widen)
 {
 	struct hvc_geometry geo;
