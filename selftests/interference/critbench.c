@@ -12,7 +12,10 @@
  * --check-colors, e.g. root Linux's colors for anonymous memory; exit
  * status 4 if one is not). With --llc-window ID each measured run is
  * framed by the markers of the LLC model (colorguard/llcsim.h): window ID
- * of scripts/llcsim/ when QEMU runs with it, no-ops anywhere else.
+ * of scripts/llcsim/ when QEMU runs with it, no-ops anywhere else. With
+ * --bwlock KIND:VALUE each measured run holds memguard's bandwidth lock
+ * (/dev/memguard, KIND permille or mbps): the other cores' budgets drop
+ * from the next period boundary until the run ends.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +33,7 @@
 #include <unistd.h>
 
 #include <colorguard/llcsim.h>
+#include <colorguard/memguard.h>
 #include <colorguard/mm_color.h>
 
 struct options {
@@ -44,6 +48,7 @@ struct options {
 	int verify;
 	int llc_window;		/* -1: no markers */
 	double seconds;
+	struct memguard_bwlock bwlock;	/* kind 0: no lock */
 };
 
 static void print_usage(FILE *f)
@@ -52,7 +57,7 @@ static void print_usage(FILE *f)
 		"usage: critbench [--mode chase|stream] [--size BYTES[K|M|G]] [--ops N]\n"
 		"                 [--cpu N] [--colors LIST [--device /dev/mm-color]]\n"
 		"                 [--repeat N] [--time SECONDS] [--verify [--check-colors LIST]]\n"
-		"                 [--llc-window ID]\n");
+		"                 [--llc-window ID] [--bwlock permille:N|mbps:N]\n");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -288,6 +293,37 @@ static int verify_colors(const struct options *o, void *buf)
 	return in == pages ? 0 : 1;
 }
 
+/* --bwlock KIND:VALUE; the device checks the range. */
+static int parse_bwlock(const char *s, struct memguard_bwlock *lock)
+{
+	const char *colon = strchr(s, ':');
+	char *end;
+
+	if (!colon)
+		return -1;
+	if (!strncmp(s, "permille:", colon - s + 1))
+		lock->kind = MEMGUARD_BWLOCK_PERMILLE;
+	else if (!strncmp(s, "mbps:", colon - s + 1))
+		lock->kind = MEMGUARD_BWLOCK_MBPS;
+	else
+		return -1;
+	errno = 0;
+	lock->value = strtoull(colon + 1, &end, 10);
+	return errno || end == colon + 1 || *end ? -1 : 0;
+}
+
+/* The lock for one measured run: taken before it, released after it. */
+static int bwlock_op(int fd, const struct memguard_bwlock *lock)
+{
+	unsigned long req = lock ? MEMGUARD_BWLOCK_ACQUIRE : MEMGUARD_BWLOCK_RELEASE;
+
+	if (fd < 0 || !ioctl(fd, req, lock))
+		return 0;
+	fprintf(stderr, "critbench: bandwidth lock %s: %s\n",
+		lock ? "acquire" : "release", strerror(errno));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -302,6 +338,7 @@ int main(int argc, char **argv)
 		{ "verify", no_argument, NULL, 'v' },
 		{ "check-colors", required_argument, NULL, 'k' },
 		{ "llc-window", required_argument, NULL, 'L' },
+		{ "bwlock", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -310,7 +347,7 @@ int main(int argc, char **argv)
 		.ops = 4000000, .cpu = -1, .repeat = 1, .llc_window = -1,
 	};
 	size_t ops_size;
-	int c;
+	int c, lock_fd = -1;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -352,6 +389,10 @@ int main(int argc, char **argv)
 			if (o.llc_window < 0 || o.llc_window > 1000)
 				goto bad;
 			break;
+		case 'B':
+			if (parse_bwlock(optarg, &o.bwlock))
+				goto bad;
+			break;
 		case 'h':
 			print_usage(stdout);
 			return 0;
@@ -375,6 +416,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (o.bwlock.kind) {
+		lock_fd = open("/dev/memguard", O_RDONLY | O_CLOEXEC);
+		if (lock_fd < 0) {
+			fprintf(stderr, "critbench: /dev/memguard: %s\n", strerror(errno));
+			return 1;
+		}
+	}
 	void *buf = map_buffer(&o);
 
 	if (!buf)
@@ -395,14 +443,20 @@ int main(int argc, char **argv)
 	uint64_t until = now_ns() + (uint64_t)(o.seconds * 1e9);
 
 	for (int r = 0; r < o.repeat || (o.seconds > 0 && now_ns() < until); r++) {
-		uint64_t t0 = now_ns(), result;
+		uint64_t t0, result;
 
+		if (bwlock_op(lock_fd, &o.bwlock))
+			return 1;
+		t0 = now_ns();
 		if (o.llc_window >= 0)
 			llcsim_window_start(o.llc_window);
 		result = chase ? chase_run(buf, o.ops) : stream_run(buf, n, o.ops);
 		if (o.llc_window >= 0)
 			llcsim_window_end();
 		uint64_t dt = now_ns() - t0;
+
+		if (bwlock_op(lock_fd, NULL))
+			return 1;
 
 		printf("critbench mode=%s size=%zu colors=%s cpu=%d run=%d ops=%" PRIu64
 		       " ns=%" PRIu64 " ns_per_op=%.3f result=%" PRIx64 "\n",

@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # The interference scenario under the shared-LLC model (make llc-report;
 # this folder's llc-model file boots it with scripts/llcsim/): critbench on
-# CPU 0 as a process, a stress-ng --stream hog on CPU 1, in five
+# CPU 0 as a process, a stress-ng --stream hog on CPU 1, in seven
 # configurations: solo, hog without protection, coloring only (root Linux
 # on colors 0-7, the critical buffer from /dev/mm-color in 8-15), memguard
-# only (CPU 1 held to demo.cfg's budget), both (colorguard apply demo.cfg).
+# only (CPU 1 held to HOG_BUDGET), both (colorguard apply demo.cfg, CPU 1 at
+# HOG_BUDGET),
+# and memguard only and both again with critbench holding memguard's
+# bandwidth lock over each measured run (--bwlock mbps:1: the hog's CPU
+# gets at most 1 MB/s while the critical task runs).
 # Two critical workloads each: a chase over 256 KiB (fits its colors: the
 # LLC part) and a stream over 2 MiB (exceeds the LLC: the DRAM part).
-# Every critbench run is an LLC-model window (ids: chase 1-5, stream 11-15
+# Every critbench run is an LLC-model window (ids: chase 1-7, stream 11-17
 # in the order above); host-check turns the plugin's TSV into the table
 # and plot. The guest only checks that each configuration ran.
 . ../lib/tap.sh
@@ -17,13 +21,18 @@ M=/sys/kernel/memguard
 C=/sys/kernel/mm/color
 CFG=./demo.cfg
 if [ "$CG_ARCH" = arm64 ]; then EV=cycles; else EV=sw:cpu-clock; fi
+# The hog's budget: 10 % of each 1 ms period (the stand-in events count
+# the 1 GHz virtual clock, arm64, or ns of CPU time, x86_64). demo.cfg's
+# 18000 MB/s converts to 29.5 %, which leaves the hog enough of the
+# model's DRAM bandwidth to slow a critical stream by about a tenth.
+HOG_BUDGET=${LLC_HOG_BUDGET:-events:100000}
 CHASE="--mode chase --size 256K --ops 300K"
 STREAM="--mode stream --size 2M --ops 256K"
-tap_plan 6
+tap_plan 8
 rd() { cat "$1" 2>/dev/null; }
 
 if [ "$CG_LLC" != 1 ]; then
-	for i in 1 2 3 4 5 6; do tap_skip "scenario point $i" "booted without the LLC model"; done
+	for i in 1 2 3 4 5 6 7 8; do tap_skip "scenario point $i" "booted without the LLC model"; done
 	exit 0
 fi
 tap_check "mm_color.ko and memguard.ko load" \
@@ -42,20 +51,22 @@ hog_stop() {
 	wait $HOG 2>/dev/null
 	HOG=
 }
-# crit NAME ID COLORS: both workloads, window ID (chase) and 10 + ID (stream)
+# crit NAME ID COLORS [LOCK]: both workloads, window ID (chase) and 10 + ID
+# (stream), holding the bandwidth lock at LOCK (critbench --bwlock) if given
 crit() {
 	_c=
 	[ -n "$3" ] && _c="--colors $3"
+	[ -n "$4" ] && _c="$_c --bwlock $4"
 	./critbench $CHASE --cpu 0 $_c --llc-window $2 > crit-$1.out 2>&1 &&
 		./critbench $STREAM --cpu 0 $_c --llc-window $(($2 + 10)) >> crit-$1.out 2>&1
 	_rc=$?
 	tap_diag "$1: $(grep -c '^critbench mode=' crit-$1.out) critbench runs, status $_rc"
 	return $_rc
 }
-config() {	# config NAME ID HOG(0|1) COLORS
+config() {	# config NAME ID HOG(0|1) COLORS [LOCK]
 	[ "$3" = 1 ] && hog_start
 	echo 1 > $M/reset_stats
-	crit "$1" "$2" "$4"
+	crit "$1" "$2" "$4" "$5"
 	_rc=$?
 	tap_diag "$1: CPU 1 held in $(rd $M/cpu1/throttled_periods) of $(rd $M/cpu1/periods) periods"
 	hog_stop
@@ -72,9 +83,13 @@ echo 0 > $M/enable
 config color 3 1 8-15
 echo 1 > $M/enable
 echo 0-15 > $C/root_colors
+echo $HOG_BUDGET > $M/cpu1/read_budget
 config memguard 4 1 ""
+config memguard+lock 6 1 "" mbps:1
 ./colorguard apply $CFG > apply.out 2>&1 || sed 's/^/# /' apply.out
+echo $HOG_BUDGET > $M/cpu1/read_budget
 config both 5 1 8-15
+config both+lock 7 1 8-15 mbps:1
 rmmod memguard
 rmmod mm_color
 tap_done
