@@ -79,7 +79,9 @@ void cell_bwlock_reset(struct cell_vm *vm)
 	vm->bw.ended = 0;
 	vm->bw.level = 0;
 	vm->bw.status = CELL_BWLOCK_NONE;
-	vm->bw.requests = vm->bw.acquired = vm->bw.refused = 0;
+	vm->bw.requests = 0;
+	vm->bw.acquired = 0;
+	vm->bw.refused = 0;
 	vm->bw.lines = 0;
 	vm->bw.window_start = 0;
 	vm->bw.window_count = 0;

@@ -238,9 +238,9 @@ static int bwlock_write(uint32_t level)
 {
 	if (!bwlock_reg)
 		return -1;
-	mb();
+	mb();		/* the inmate's writes before the transition */
 	*bwlock_reg = level;
-	mb();
+	mb();		/* the runner's outcome after it */
 	return comm->bwlock_status == CELL_BWLOCK_OK ? 0 :
 	       (int)comm->bwlock_status;
 }

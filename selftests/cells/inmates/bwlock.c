@@ -60,10 +60,10 @@ static int mode_bad(void)
 	result_set("level_1001", bwlock_acquire(1001));
 	result_set("level_max", bwlock_acquire(0xffffffffu));
 	*(volatile uint8_t *)reg() = 100;
-	mb();
+	mb();	/* the write's outcome before reading it */
 	result_set("byte_write", comm->bwlock_status);
 	*(volatile uint64_t *)reg() = 100;
-	mb();
+	mb();	/* as above */
 	result_set("quad_write", comm->bwlock_status);
 	result_set("held_after_bad", comm->bwlock_level);
 
@@ -71,7 +71,7 @@ static int mode_bad(void)
 	before = comm->bwlock_level;
 	result_set("level_5000", bwlock_acquire(5000));
 	*(volatile uint8_t *)reg() = 0;
-	mb();
+	mb();	/* as above */
 	result_set("byte_release", comm->bwlock_status);
 	result_set("kept_level", before == 300 && comm->bwlock_level == 300);
 	result_set("acq_200", bwlock_acquire(200));
