@@ -10,6 +10,14 @@
 
 _Static_assert(sizeof(struct cell_comm) <= CELL_COMM_SIZE, "comm page");
 _Static_assert(__builtin_offsetof(struct cell_comm, args) == 160, "args");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_reg) == 928,
+	       "bwlock_reg");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_level) == 936,
+	       "bwlock_level");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_refused) == 952,
+	       "bwlock_refused");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_reason) == 960,
+	       "bwlock_reason");
 _Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
 	       CELL_COMM_RESULTS_OFF, "results");
 _Static_assert(__builtin_offsetof(struct cell_comm, results) ==

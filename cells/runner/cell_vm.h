@@ -60,6 +60,14 @@ struct cell_stats {
 	uint64_t pages_total;		/* guest RAM pages (comm page included) */
 	uint64_t pages_in_colors;	/* of them, in the cell's colors */
 	uint64_t pages_in_root;		/* of them, in mm-color's root_colors */
+	/* The bandwidth lock (bwlock.c), this run: */
+	bool bwlock_allowed;		/* the config's bwlock = true */
+	uint32_t bwlock_level;		/* per mille held now, 0: none */
+	uint32_t bwlock_requests;	/* writes of the register */
+	uint32_t bwlock_acquired;	/* acquisitions and changes served */
+	uint32_t bwlock_refused;
+	uint64_t bwlock_held_ns;
+	char bwlock_reason[64];		/* of the last refusal */
 };
 
 struct cell_vm;

@@ -106,6 +106,21 @@ static void print_stats(const char *name, const struct cell_stats *st)
 	       (unsigned long long)st->exits[CELL_EXIT_OTHER]);
 }
 
+/* The bandwidth lock's line: when the cell may use it or tried to. */
+static void print_bwlock(const char *name, const struct cell_stats *st)
+{
+	if (!st->bwlock_allowed && !st->bwlock_requests)
+		return;
+	printf("cell %s: bandwidth lock %s, requests=%u acquired=%u refused=%u level=%u, held %llu.%03llu ms%s%s\n",
+	       name, st->bwlock_allowed ? "allowed" : "not allowed",
+	       st->bwlock_requests, st->bwlock_acquired, st->bwlock_refused,
+	       st->bwlock_level,
+	       (unsigned long long)(st->bwlock_held_ns / 1000000),
+	       (unsigned long long)(st->bwlock_held_ns / 1000 % 1000),
+	       st->bwlock_reason[0] ? "; last refusal: " : "",
+	       st->bwlock_reason);
+}
+
 /* Send n shutdown requests once the inmate has started. */
 static void shutdown_requests(struct cell_vm *vm, const char *name,
 			      unsigned int n, unsigned int timeout_s)
@@ -283,6 +298,7 @@ static int cmd_run(int argc, char **argv)
 	else
 		printf("cell %s: %s\n", cell->name, cell_state_name(st.state));
 	print_stats(cell->name, &st);
+	print_bwlock(cell->name, &st);
 	if (results)
 		print_results(vm);
 	cell_vm_destroy(vm);

@@ -97,13 +97,13 @@ static void stats_text(struct sv *s, char *buf, size_t len)
 	struct cell_stats st;
 	char cpus[512] = "";
 	unsigned int i;
-	size_t used = 0;
+	size_t used = 0, n;
 
 	cell_vm_stats(s->vm, &st);
 	for (i = 0; i < st.nr_cpus && i < 64; i++)
 		used += (size_t)snprintf(cpus + used, sizeof(cpus) - used,
 					 "%s%u", i ? "," : "", st.cpus[i]);
-	snprintf(buf, len,
+	n = snprintf(buf, len,
 		 "state %s\ncpus %s\nexits mmio=%llu io=%llu hlt=%llu system_event=%llu intr=%llu other=%llu\nrun_ns %llu\nmem_bytes %llu\npages %llu in_colors %llu in_root %llu\nfailed_cpu %d\nfailure %s\n",
 		 cell_state_name(st.state), cpus,
 		 (unsigned long long)st.exits[CELL_EXIT_MMIO],
@@ -119,6 +119,14 @@ static void stats_text(struct sv *s, char *buf, size_t len)
 		 (unsigned long long)st.pages_in_root,
 		 st.state == CELL_FAILED ? st.failed_cpu : -1,
 		 st.state == CELL_FAILED ? st.failure : "-");
+	if (n < len)
+		snprintf(buf + n, len - n,
+			 "bwlock %s requests=%u acquired=%u refused=%u level=%u held_ns=%llu\nbwlock_refusal %s\n",
+			 st.bwlock_allowed ? "allowed" : "not_allowed",
+			 st.bwlock_requests, st.bwlock_acquired,
+			 st.bwlock_refused, st.bwlock_level,
+			 (unsigned long long)st.bwlock_held_ns,
+			 st.bwlock_reason[0] ? st.bwlock_reason : "-");
 }
 
 static int sv_destroy(struct sv *s, char *why, size_t len)

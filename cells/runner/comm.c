@@ -27,7 +27,11 @@ void cell_comm_init(struct cell_vm *vm)
 	c->ram_base = vm->slots[0].gpa;
 	c->ram_size = vm->slots[0].size;
 	c->nr_cpus = vm->nr_vcpus;
-	c->flags = vm->has_pmu ? CELL_COMM_F_PMU : 0;
+	c->flags = (vm->has_pmu ? CELL_COMM_F_PMU : 0) |
+		   (vm->bw.allowed ? CELL_COMM_F_BWLOCK : 0);
+	c->bwlock_reg = vm->bwlock_gpa;
+	c->reserved0 = 0;
+	memset((void *)c->reserved1, 0, sizeof(c->reserved1));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	memcpy((void *)c->signature, CELL_COMM_SIGNATURE, 8);
 }

@@ -142,11 +142,23 @@ static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-/* Regions, comm page and console must not overlap one another. */
+/*
+ * Regions, comm page, console and bandwidth-lock register must not
+ * overlap one another; the register shares the console's 2 MiB page,
+ * which each arch maps as device memory (so its 1 GiB block too).
+ */
 static int check_layout(struct cell_vm *vm, char *why, size_t len)
 {
+	const uint64_t mib2 = 2ull << 20;
 	unsigned int i, j;
 
+	if (vm->console_gpa / mib2 !=
+	    (vm->bwlock_gpa + CELL_BWLOCK_REG_SIZE - 1) / mib2) {
+		cell_why(why, len, "console 0x%llx: the bandwidth-lock register at console + %u would leave its 2 MiB page",
+			 (unsigned long long)vm->console_gpa,
+			 CELL_BWLOCK_REG_OFFSET);
+		return -EINVAL;
+	}
 	for (i = 0; i < vm->nr_slots; i++) {
 		const struct cell_slot *a = &vm->slots[i];
 
@@ -156,8 +168,9 @@ static int check_layout(struct cell_vm *vm, char *why, size_t len)
 				 (unsigned long long)a->size);
 			return -EINVAL;
 		}
-		if (overlaps(a->gpa, a->size, vm->console_gpa, 1)) {
-			cell_why(why, len, "console 0x%llx lies in guest RAM 0x%llx +0x%llx",
+		if (overlaps(a->gpa, a->size, vm->console_gpa,
+			     CELL_BWLOCK_REG_OFFSET + CELL_BWLOCK_REG_SIZE)) {
+			cell_why(why, len, "console 0x%llx (or the bandwidth-lock register after it) lies in guest RAM 0x%llx +0x%llx",
 				 (unsigned long long)vm->console_gpa,
 				 (unsigned long long)a->gpa,
 				 (unsigned long long)a->size);

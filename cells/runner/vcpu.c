@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vCPU threads: one per cell CPU, pinned to it, each running KVM_RUN and
- * serving the exits: the console register, the inmate's stop, and every
- * exit the runner cannot serve, which fails the cell.
+ * serving the exits: the console register, the bandwidth-lock register
+ * (bwlock.c), the inmate's stop, and every exit the runner cannot serve,
+ * which fails the cell.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +62,8 @@ void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 		pthread_cond_broadcast(&vm->cond);
 	}
 	pthread_mutex_unlock(&vm->lock);
+	/* Whatever ended the run: the cell's lock ends with it. */
+	cell_bwlock_end(vm);
 	request_stop(vm);
 }
 
@@ -133,7 +136,11 @@ static int handle_exit(struct cell_vcpu *v)
 				memset(run->mmio.data, 0, sizeof(run->mmio.data));
 			return 0;
 		}
-		fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM or console",
+		if (run->mmio.phys_addr == vm->bwlock_gpa) {
+			cell_bwlock_exit(v);
+			return 0;
+		}
+		fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM, console or bandwidth-lock register",
 		     run->mmio.is_write ? "write" : "read", run->mmio.len,
 		     (unsigned long long)run->mmio.phys_addr);
 		return -1;
@@ -273,6 +280,7 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	pthread_mutex_unlock(&vm->lock);
 	cell_vcpus_stop(vm);
 	cell_comm_init(vm);
+	cell_bwlock_reset(vm);
 	pthread_mutex_lock(&vm->lock);
 	vm->state = CELL_RUNNING;
 	vm->t_start = cell_now_ns();

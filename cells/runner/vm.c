@@ -167,6 +167,7 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	vm->comm_gpa = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;
 	vm->console_gpa = cell->console.line ? cell->console.v :
 			  cell_arch_console_default();
+	cell_bwlock_init(vm, cell);
 	pthread_mutex_init(&vm->lock, NULL);
 	pthread_cond_init(&vm->cond, NULL);
 
@@ -240,6 +241,7 @@ void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st)
 	st->pages_in_colors = vm->pages_in_colors;
 	st->pages_in_root = vm->pages_in_root;
 	pthread_mutex_unlock(&vm->lock);
+	cell_bwlock_stats(vm, st);
 }
 
 int cell_vm_check_colors(struct cell_vm *vm, const char *mask,
@@ -261,6 +263,7 @@ void cell_vm_destroy(struct cell_vm *vm)
 	if (!vm)
 		return;
 	cell_vcpus_stop(vm);
+	cell_bwlock_destroy(vm);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];
 

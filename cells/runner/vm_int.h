@@ -34,6 +34,25 @@ struct cell_vcpu {
 	size_t line_len;
 };
 
+/*
+ * The cell's bandwidth lock (bwlock.c). lock orders the vCPUs' requests
+ * and the cell's end; it is taken before cell_vm.lock, never after.
+ */
+struct cell_bwlock {
+	pthread_mutex_t lock;
+	int fd;				/* /dev/memguard, -1 when closed */
+	int allowed;			/* the config's bwlock = true */
+	int ended;			/* the run is over: refuse */
+	uint32_t level;			/* per mille held, 0: none */
+	uint32_t status;		/* enum cell_bwlock_status */
+	uint32_t requests, acquired, refused;
+	unsigned int lines;		/* messages printed this run */
+	uint64_t window_start;		/* rate limit: a window of 1 s */
+	unsigned int window_count;	/* acquisitions in the window */
+	uint64_t since, held_ns;
+	char reason[CELL_COMM_BWLOCK_REASON_MAX];
+};
+
 struct cell_vm {
 	char name[CG_NAME_MAX + 1];
 	char colors[CG_LIST_MAX + 1];
@@ -45,7 +64,7 @@ struct cell_vm {
 	/* last: the comm page, then cell_arch_extra_pages() */
 	struct cell_slot slots[CELL_MAX_SLOTS];
 	volatile struct cell_comm *comm;
-	uint64_t comm_gpa, console_gpa;
+	uint64_t comm_gpa, console_gpa, bwlock_gpa;
 	uint64_t entry;
 	unsigned int nr_vcpus;
 	struct cell_vcpu vcpus[CELL_MAX_VCPUS];
@@ -61,6 +80,7 @@ struct cell_vm {
 	char failure[128];
 	FILE *console;
 	uint64_t pages_total, pages_in_colors, pages_in_root;
+	struct cell_bwlock bw;
 };
 
 uint64_t cell_now_ns(void);
@@ -77,6 +97,14 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len);
 void cell_vcpus_stop(struct cell_vm *vm);
 void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 	      const char *reason);
+
+/* bwlock.c */
+void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell);
+void cell_bwlock_reset(struct cell_vm *vm);
+void cell_bwlock_exit(struct cell_vcpu *v);
+void cell_bwlock_end(struct cell_vm *vm);
+void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st);
+void cell_bwlock_destroy(struct cell_vm *vm);
 
 /* comm.c */
 void cell_comm_init(struct cell_vm *vm);

@@ -27,7 +27,17 @@
  *    96    64  fault_reason     inmate      NUL-terminated one line
  *   160   768  args             runner      NUL-terminated argument string
  *                                           ("key=value key=value")
- *   928    96  reserved         -           0
+ *   928     8  bwlock_reg       runner      guest address of the bandwidth-lock
+ *                                           register (MMIO, console + 8)
+ *   936     4  bwlock_level     runner      per mille the cell holds, 0: none
+ *   940     4  bwlock_status    runner      CELL_BWLOCK_* of the last request
+ *   944     4  bwlock_requests  runner      requests seen (writes of the register)
+ *   948     4  bwlock_acquired  runner      acquisitions and level changes served
+ *   952     4  bwlock_refused   runner      requests refused
+ *   956     4  reserved         -           0
+ *   960    56  bwlock_reason    runner      NUL-terminated one line: why the
+ *                                           last refused request was refused
+ *  1016     8  reserved         -           0
  *  1024     4  results_count    inmate      entries used (<= RESULTS_MAX)
  *  1028     4  reserved         -           0
  *  1032  32*n  results[n]       inmate      name[24] (NUL-terminated) +
@@ -37,24 +47,45 @@
  * The shutdown handshake: the runner writes CELL_REPLY_NONE to
  * reply_from_cell, then CELL_MSG_SHUTDOWN_REQUEST to msg_to_cell; the
  * inmate answers CELL_REPLY_SHUTDOWN_OK (and then stops) or
- * CELL_REPLY_SHUTDOWN_DENIED (and goes on). Freestanding: no libc types.
+ * CELL_REPLY_SHUTDOWN_DENIED (and goes on).
+ *
+ * The bandwidth lock (memguard's, include/colorguard/memguard.h): the
+ * inmate writes a 32-bit level to the register at bwlock_reg, once per
+ * transition: 1..1000 takes the lock at that per mille (or changes the
+ * level it holds: a cell holds at most one acquisition), 0 releases it.
+ * The runner serves the write before the inmate's next instruction, so
+ * the bwlock_* fields hold the outcome when the write returns. A request
+ * is refused (status and reason, the lock as before) when the config does
+ * not allow the cell the lock (CELL_COMM_F_BWLOCK clear), for a level
+ * above 1000, a release of nothing, an access that is not a 32-bit write,
+ * more than CELL_BWLOCK_RATE_MAX acquisitions a second, or when
+ * /dev/memguard cannot be used. A read returns the level held. The lock
+ * ends with the cell (stopped, failed, destroyed, or its runner gone).
+ * Freestanding: no libc types.
  * The runner and the inmate library check this layout at build time.
  */
 #ifndef _COLORGUARD_CELL_COMM_H
 #define _COLORGUARD_CELL_COMM_H
 
 #define CELL_COMM_SIGNATURE	"CGCOMM\0"	/* 8 bytes with the NUL */
-#define CELL_COMM_REVISION	1
+#define CELL_COMM_REVISION	2
 #define CELL_COMM_SIZE		4096
 #define CELL_COMM_ARGS_MAX	768		/* with the NUL */
 #define CELL_COMM_NAME_MAX	24		/* result name, with the NUL */
 #define CELL_COMM_RESULTS_OFF	1024
 #define CELL_COMM_RESULTS_MAX	((CELL_COMM_SIZE - CELL_COMM_RESULTS_OFF - 8) / 32)
+#define CELL_COMM_BWLOCK_REASON_MAX	56		/* with the NUL */
 
 /* Default guest addresses (the config's `comm` and `console`). */
 #define CELL_COMM_DEFAULT_ADDR		0x80000000ull
 #define CELL_CONSOLE_DEFAULT_X86	0xf0000000ull
 #define CELL_CONSOLE_DEFAULT_ARM64	0xc0000000ull
+
+/* The bandwidth-lock register: next to the console, in its device page. */
+#define CELL_BWLOCK_REG_OFFSET		8
+#define CELL_BWLOCK_REG_SIZE		4
+/* Acquisitions and level changes served per second, at most. */
+#define CELL_BWLOCK_RATE_MAX		100
 
 /* Entry registers: the comm page address and the vCPU index. */
 /*   arm64: x0 = comm, x1 = vCPU index; x86_64 (long mode): rsi, rdi */
@@ -74,6 +105,21 @@ enum cell_inmate_state {
 
 /* flags: what the vCPU offers */
 #define CELL_COMM_F_PMU		1	/* arm64: PMCCNTR usable (PMUv3 set up) */
+#define CELL_COMM_F_BWLOCK	2	/* the config allows the bandwidth lock */
+
+/* bwlock_status: the outcome of the last request. */
+enum cell_bwlock_status {
+	CELL_BWLOCK_NONE = 0,		/* no request yet */
+	CELL_BWLOCK_OK = 1,		/* served */
+	CELL_BWLOCK_NOT_ALLOWED = 2,	/* the config does not allow it */
+	CELL_BWLOCK_BAD_LEVEL = 3,	/* above 1000 */
+	CELL_BWLOCK_NOT_HELD = 4,	/* release while not held */
+	CELL_BWLOCK_BAD_ACCESS = 5,	/* not a 32-bit write */
+	CELL_BWLOCK_FLOOD = 6,		/* over CELL_BWLOCK_RATE_MAX a second */
+	CELL_BWLOCK_NO_DEVICE = 7,	/* /dev/memguard missing or refused */
+	CELL_BWLOCK_FAILED = 8,		/* memguard refused the ioctl */
+	CELL_BWLOCK_STOPPING = 9,	/* the cell is ending */
+};
 
 #define CELL_MSG_NONE			0
 #define CELL_MSG_SHUTDOWN_REQUEST	1
@@ -103,7 +149,15 @@ struct cell_comm {
 	__UINT64_TYPE__ fault_info[4];
 	char fault_reason[64];
 	char args[CELL_COMM_ARGS_MAX];
-	char reserved1[CELL_COMM_RESULTS_OFF - 160 - CELL_COMM_ARGS_MAX];
+	__UINT64_TYPE__ bwlock_reg;
+	__UINT32_TYPE__ bwlock_level;
+	__UINT32_TYPE__ bwlock_status;
+	__UINT32_TYPE__ bwlock_requests;
+	__UINT32_TYPE__ bwlock_acquired;
+	__UINT32_TYPE__ bwlock_refused;
+	__UINT32_TYPE__ reserved0;
+	char bwlock_reason[CELL_COMM_BWLOCK_REASON_MAX];
+	char reserved1[CELL_COMM_RESULTS_OFF - 1016];
 	__UINT32_TYPE__ results_count;
 	__UINT32_TYPE__ reserved2;
 	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];

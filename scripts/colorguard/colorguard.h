@@ -87,6 +87,8 @@ struct cg_cell {
 	struct cg_u64 console;		/* guest address of the console register */
 	bool autostart;			/* started at boot (colorguard-generator) */
 	unsigned int autostart_line;
+	bool bwlock;			/* may take memguard's bandwidth lock */
+	unsigned int bwlock_line;
 	unsigned int line;
 };
 

@@ -244,7 +244,7 @@ static void read_region(struct ctx *c, const config_setting_t *s,
 
 static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
-	"image", "args", "comm", "console", "autostart", NULL
+	"image", "args", "comm", "console", "autostart", "bwlock", NULL
 };
 
 static int valid_name(const char *s)
@@ -349,6 +349,10 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 	if (cell->autostart && cell->type == CG_CELL_ROOT)
 		cg_err(c->d, cell->autostart_line, c->label, "autostart",
 		       "the root cell is root Linux itself: nothing to start");
+	get_bool(c, s, NULL, "bwlock", &cell->bwlock, &cell->bwlock_line);
+	if (cell->bwlock && cell->type == CG_CELL_ROOT)
+		cg_err(c->d, cell->bwlock_line, c->label, "bwlock",
+		       "the root cell is root Linux itself: its tasks open /dev/memguard");
 
 	v = config_setting_get_member(s, "memory");
 	set_field(c, NULL, "memory");

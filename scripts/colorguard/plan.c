@@ -2,6 +2,8 @@
 /* `colorguard plan`: what each cell gets, in figures a person can check. */
 #include <string.h>
 
+#include <colorguard/cell_comm.h>
+
 #include "system_int.h"
 
 static const char *const type_names[] = {
@@ -116,5 +118,8 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 		if (cell->console.line)
 			fprintf(out, "  %-11s 0x%llx\n", "console",
 				(unsigned long long)cell->console.v);
+		if (cell->bwlock)
+			fprintf(out, "  %-11s allowed (register at console + 0x%x)\n",
+				"bwlock", CELL_BWLOCK_REG_OFFSET);
 	}
 }

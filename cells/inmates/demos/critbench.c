@@ -4,7 +4,9 @@
  * chase over a working set (args ws=SIZE, default 256K: a share of the
  * LLC) in a random cyclic order of cache lines, then a stream (read and
  * write, stream=SIZE, default 1M) over the cell's RAM above the image.
- * rounds=N repeats both. Results, per access, go to the comm region in
+ * rounds=N repeats both. bwlock=PERMILLE holds memguard's bandwidth lock
+ * at that level around the measured rounds (the cell's config must allow
+ * it: bwlock = true). Results, per access, go to the comm region in
  * hundredths of a cycle of the counter named by cycles_name() (arm64
  * PMCCNTR, x86 TSC): nothing is printed per round, exits are expensive.
  */
@@ -53,6 +55,7 @@ int inmate_main(void)
 	uint64_t ws = arg_u64("ws", 256 << 10);
 	uint64_t stream = arg_u64("stream", 1 << 20);
 	uint64_t rounds = arg_u64("rounds", 3);
+	uint64_t bwlock = arg_u64("bwlock", 0);
 	uintptr_t heap = (uintptr_t)__image_end;
 	uint64_t end = comm->ram_base + comm->ram_size;
 	uint64_t lines, accesses, best_chase = ~0ull, best_stream = ~0ull;
@@ -78,6 +81,16 @@ int inmate_main(void)
 		(unsigned long long)(stream >> 10), (unsigned long long)rounds,
 		cycles_name());
 	sink += chase(buf, lines);		/* warm up */
+	if (bwlock) {
+		int st = bwlock_acquire(bwlock);
+
+		result_set("bwlock_status", st);
+		result_set("bwlock_level", comm->bwlock_level);
+		if (st)
+			iprintf("critbench: bandwidth lock at %llu refused: %s\n",
+				(unsigned long long)bwlock,
+				(const char *)comm->bwlock_reason);
+	}
 	for (r = 0; r < rounds; r++) {
 		t0 = cycles();
 		sink += chase(buf, accesses);
@@ -93,6 +106,8 @@ int inmate_main(void)
 		if (t1 - t0 < best_stream)
 			best_stream = t1 - t0;
 	}
+	if (bwlock && comm->bwlock_level)
+		result_set("bwlock_release", bwlock_release());
 	result_set("ws_bytes", ws);
 	result_set("chase_accesses", accesses);
 	result_set("chase_cycles", best_chase);

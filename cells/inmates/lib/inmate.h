@@ -40,6 +40,16 @@ int result_set(const char *name, uint64_t value);
 int shutdown_requested(void);
 void shutdown_reply(int accept);
 
+/*
+ * memguard's bandwidth lock, one register write per transition (see
+ * cell_comm.h): bwlock_acquire() takes it at permille (1..1000) of the
+ * other CPUs' budgets, or changes the level held; bwlock_release() ends
+ * it. 0 when served, else the CELL_BWLOCK_* status of the refusal
+ * (comm->bwlock_reason says why; the lock is as before).
+ */
+int bwlock_acquire(uint32_t permille);
+int bwlock_release(void);
+
 /* Counters. cycles(): arm64 PMCCNTR (CNTVCT without a PMU), x86 rdtsc. */
 uint64_t cycles(void);
 uint64_t ticks(void);		/* arm64 CNTVCT, x86 rdtsc */

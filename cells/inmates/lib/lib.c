@@ -6,6 +6,7 @@
 
 volatile struct cell_comm *comm;
 static volatile uint8_t *console;
+static volatile uint32_t *bwlock_reg;
 extern char __bss_start[], __bss_end[];
 
 void *memset(void *s, int c, size_t n)
@@ -232,6 +233,28 @@ int result_set(const char *name, uint64_t value)
 	return 0;
 }
 
+/* The runner serves the write before the next instruction runs. */
+static int bwlock_write(uint32_t level)
+{
+	if (!bwlock_reg)
+		return -1;
+	mb();		/* the inmate's writes before the transition */
+	*bwlock_reg = level;
+	mb();		/* the runner's outcome after it */
+	return comm->bwlock_status == CELL_BWLOCK_OK ? 0 :
+	       (int)comm->bwlock_status;
+}
+
+int bwlock_acquire(uint32_t permille)
+{
+	return bwlock_write(permille);
+}
+
+int bwlock_release(void)
+{
+	return bwlock_write(0);
+}
+
 int shutdown_requested(void)
 {
 	return comm->msg_to_cell == CELL_MSG_SHUTDOWN_REQUEST;
@@ -356,6 +379,7 @@ void inmate_start(uintptr_t comm_addr, uintptr_t cpu)
 		arch_stop();
 	comm = c;
 	console = (volatile uint8_t *)(uintptr_t)c->console;
+	bwlock_reg = (volatile uint32_t *)(uintptr_t)c->bwlock_reg;
 	use_pmu = !!(c->flags & CELL_COMM_F_PMU);
 	arch_init();
 	c->inmate_state = CELL_INMATE_STARTED;

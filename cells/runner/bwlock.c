@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memguard's bandwidth lock for a cell: the inmate writes a level to the
+ * register next to its console once per transition (include/colorguard/
+ * cell_comm.h), the runner takes or releases the lock on the cell's own
+ * /dev/memguard file. Everything the cell writes is untrusted: a bad
+ * request is refused with a reason and changes nothing. The runner's own
+ * copy of the state is the truth; the comm region only mirrors it, since
+ * the inmate can write there too. At most one acquisition per cell, and
+ * none after the cell ends: its file is closed then, which ends every
+ * acquisition it had (as it does when the runner dies).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <colorguard/memguard.h>
+
+#include "vm_int.h"
+
+#define MEMGUARD_DEV		"/dev/memguard"
+/* Lines about the lock printed per run: a flood must not flood the log. */
+#define BWLOCK_LINES_MAX	16
+
+void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell)
+{
+	pthread_mutex_init(&vm->bw.lock, NULL);
+	vm->bw.fd = -1;
+	vm->bw.allowed = cell->bwlock;
+	vm->bwlock_gpa = vm->console_gpa + CELL_BWLOCK_REG_OFFSET;
+}
+
+/* Mirror the runner's state into the comm region; caller holds bw.lock. */
+static void publish(struct cell_vm *vm)
+{
+	volatile struct cell_comm *c = vm->comm;
+	size_t n = strlen(vm->bw.reason);
+
+	c->bwlock_level = vm->bw.level;
+	c->bwlock_requests = vm->bw.requests;
+	c->bwlock_acquired = vm->bw.acquired;
+	c->bwlock_refused = vm->bw.refused;
+	memset((void *)c->bwlock_reason, 0, sizeof(c->bwlock_reason));
+	memcpy((void *)c->bwlock_reason, vm->bw.reason, n);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	c->bwlock_status = vm->bw.status;
+}
+
+static void say(struct cell_vm *vm, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(struct cell_vm *vm, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (vm->bw.lines >= BWLOCK_LINES_MAX)
+		return;
+	pthread_mutex_lock(&vm->lock);
+	fprintf(vm->console, "cell %s: bandwidth lock: ", vm->name);
+	if (++vm->bw.lines == BWLOCK_LINES_MAX) {
+		fprintf(vm->console, "%u messages, the rest of this run's not shown\n",
+			BWLOCK_LINES_MAX);
+	} else {
+		va_start(ap, fmt);
+		vfprintf(vm->console, fmt, ap);
+		va_end(ap);
+		fputc('\n', vm->console);
+	}
+	fflush(vm->console);
+	pthread_mutex_unlock(&vm->lock);
+}
+
+/* A new run: nothing held, counters from zero. */
+void cell_bwlock_reset(struct cell_vm *vm)
+{
+	pthread_mutex_lock(&vm->bw.lock);
+	vm->bw.ended = 0;
+	vm->bw.level = 0;
+	vm->bw.status = CELL_BWLOCK_NONE;
+	vm->bw.requests = 0;
+	vm->bw.acquired = 0;
+	vm->bw.refused = 0;
+	vm->bw.lines = 0;
+	vm->bw.window_start = 0;
+	vm->bw.window_count = 0;
+	vm->bw.held_ns = 0;
+	vm->bw.reason[0] = '\0';
+	publish(vm);
+	pthread_mutex_unlock(&vm->bw.lock);
+}
+
+static void held_until(struct cell_vm *vm, uint64_t now)
+{
+	if (vm->bw.level)
+		vm->bw.held_ns += now - vm->bw.since;
+	vm->bw.level = 0;
+}
+
+static void refuse(struct cell_vm *vm, enum cell_bwlock_status st,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void refuse(struct cell_vm *vm, enum cell_bwlock_status st,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(vm->bw.reason, sizeof(vm->bw.reason), fmt, ap);
+	va_end(ap);
+	vm->bw.status = st;
+	vm->bw.refused++;
+	say(vm, "request %u refused: %s", vm->bw.requests, vm->bw.reason);
+}
+
+static int open_device(struct cell_vm *vm)
+{
+	if (vm->bw.fd >= 0)
+		return 0;
+	vm->bw.fd = open(MEMGUARD_DEV, O_RDWR | O_CLOEXEC);
+	if (vm->bw.fd >= 0)
+		return 0;
+	if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
+		refuse(vm, CELL_BWLOCK_NO_DEVICE,
+		       "no %s (memguard.ko not loaded)", MEMGUARD_DEV);
+	else
+		refuse(vm, CELL_BWLOCK_NO_DEVICE, "%s: %s", MEMGUARD_DEV,
+		       strerror(errno));
+	return -1;
+}
+
+/* The cell's one acquisition ends: RELEASE, or close if that fails. */
+static void release(struct cell_vm *vm, uint64_t now)
+{
+	if (ioctl(vm->bw.fd, MEMGUARD_BWLOCK_RELEASE)) {
+		close(vm->bw.fd);
+		vm->bw.fd = -1;
+	}
+	held_until(vm, now);
+}
+
+/* At most CELL_BWLOCK_RATE_MAX acquisitions in a window of a second. */
+static int flooding(struct cell_vm *vm, uint64_t now)
+{
+	if (now - vm->bw.window_start >= 1000000000ull) {
+		vm->bw.window_start = now;
+		vm->bw.window_count = 0;
+	}
+	return vm->bw.window_count >= CELL_BWLOCK_RATE_MAX;
+}
+
+/* One write of the register; caller holds bw.lock. */
+static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
+{
+	struct memguard_bwlock l = { .kind = MEMGUARD_BWLOCK_PERMILLE };
+	uint64_t now = cell_now_ns();
+	uint32_t old = vm->bw.level;
+
+	vm->bw.requests++;
+	if (len != CELL_BWLOCK_REG_SIZE) {
+		refuse(vm, CELL_BWLOCK_BAD_ACCESS,
+		       "write of %u bytes: the register takes 32-bit writes",
+		       len);
+		return;
+	}
+	if (vm->bw.ended) {
+		refuse(vm, CELL_BWLOCK_STOPPING, "the cell is ending");
+		return;
+	}
+	if (!vm->bw.allowed) {
+		refuse(vm, CELL_BWLOCK_NOT_ALLOWED,
+		       "not allowed: the cell's config lacks bwlock = true");
+		return;
+	}
+	if (level > MEMGUARD_BWLOCK_PERMILLE_MAX) {
+		refuse(vm, CELL_BWLOCK_BAD_LEVEL,
+		       "level %u: 0 releases, 1..%u acquires", level,
+		       MEMGUARD_BWLOCK_PERMILLE_MAX);
+		return;
+	}
+	if (!level) {
+		if (!old) {
+			refuse(vm, CELL_BWLOCK_NOT_HELD,
+			       "release while the cell holds nothing");
+			return;
+		}
+		/* Releases are never rate limited: they only give back. */
+		release(vm, now);
+		vm->bw.status = CELL_BWLOCK_OK;
+		say(vm, "released (held at %u per mille)", old);
+		return;
+	}
+	if (level == old) {
+		vm->bw.status = CELL_BWLOCK_OK;	/* nothing to change */
+		return;
+	}
+	if (flooding(vm, now)) {
+		refuse(vm, CELL_BWLOCK_FLOOD,
+		       "more than %u acquisitions in a second",
+		       CELL_BWLOCK_RATE_MAX);
+		return;
+	}
+	if (open_device(vm))
+		return;
+	vm->bw.window_count++;
+	/*
+	 * A change replaces the acquisition: the cell never nests. memguard
+	 * releases a file's latest acquisition, so release, then acquire
+	 * (the level reaches the CPUs at period boundaries anyway).
+	 */
+	if (old)
+		release(vm, now);
+	if (open_device(vm))
+		return;
+	l.value = level;
+	if (ioctl(vm->bw.fd, MEMGUARD_BWLOCK_ACQUIRE, &l)) {
+		refuse(vm, CELL_BWLOCK_FAILED, "%s: acquire at %u: %s",
+		       MEMGUARD_DEV, level, strerror(errno));
+		return;
+	}
+	vm->bw.level = level;
+	vm->bw.since = now;
+	vm->bw.acquired++;
+	vm->bw.status = CELL_BWLOCK_OK;
+	if (old)
+		say(vm, "level %u per mille (was %u)", level, old);
+	else
+		say(vm, "taken at %u per mille", level);
+}
+
+void cell_bwlock_exit(struct cell_vcpu *v)
+{
+	struct kvm_run *run = v->run;
+	struct cell_vm *vm = v->vm;
+	uint32_t level = 0;
+
+	pthread_mutex_lock(&vm->bw.lock);
+	if (!run->mmio.is_write) {
+		/* Reads change nothing and are not counted: the level held. */
+		memset(run->mmio.data, 0, sizeof(run->mmio.data));
+		memcpy(run->mmio.data, &vm->bw.level,
+		       run->mmio.len < 4 ? run->mmio.len : 4);
+	} else {
+		memcpy(&level, run->mmio.data, sizeof(level));
+		request(vm, run->mmio.len, level);
+		publish(vm);
+	}
+	pthread_mutex_unlock(&vm->bw.lock);
+}
+
+/*
+ * The cell ends (stopped, failed, shut down) or is destroyed: close the
+ * file, which ends its acquisition whatever state it is in; refuse every
+ * request until the next start.
+ */
+void cell_bwlock_end(struct cell_vm *vm)
+{
+	uint32_t old;
+
+	pthread_mutex_lock(&vm->bw.lock);
+	vm->bw.ended = 1;
+	old = vm->bw.level;
+	held_until(vm, cell_now_ns());
+	if (vm->bw.fd >= 0) {
+		close(vm->bw.fd);
+		vm->bw.fd = -1;
+	}
+	if (vm->comm)
+		publish(vm);
+	if (old)
+		say(vm, "released at the cell's end (held at %u per mille)", old);
+	pthread_mutex_unlock(&vm->bw.lock);
+}
+
+void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st)
+{
+	pthread_mutex_lock(&vm->bw.lock);
+	st->bwlock_allowed = vm->bw.allowed;
+	st->bwlock_level = vm->bw.level;
+	st->bwlock_requests = vm->bw.requests;
+	st->bwlock_acquired = vm->bw.acquired;
+	st->bwlock_refused = vm->bw.refused;
+	st->bwlock_held_ns = vm->bw.held_ns +
+		(vm->bw.level ? cell_now_ns() - vm->bw.since : 0);
+	snprintf(st->bwlock_reason, sizeof(st->bwlock_reason), "%s",
+		 vm->bw.reason);
+	pthread_mutex_unlock(&vm->bw.lock);
+}
+
+void cell_bwlock_destroy(struct cell_vm *vm)
+{
+	cell_bwlock_end(vm);
+	pthread_mutex_destroy(&vm->bw.lock);
+}
