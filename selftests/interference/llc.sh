@@ -5,8 +5,7 @@
 # CPU 0 as a process, a stress-ng --stream hog on CPU 1, in seven
 # configurations: solo, hog without protection, coloring only (root Linux
 # on colors 0-7, the critical buffer from /dev/mm-color in 8-15), memguard
-# only (CPU 1 held to HOG_BUDGET), both (colorguard apply demo.cfg, CPU 1 at
-# HOG_BUDGET),
+# only (CPU 1 held to demo.cfg's budget), both (colorguard apply demo.cfg),
 # and memguard only and both again with critbench holding memguard's
 # bandwidth lock over each measured run (--bwlock mbps:1: the hog's CPU
 # gets at most 1 MB/s while the critical task runs).
@@ -21,11 +20,6 @@ M=/sys/kernel/memguard
 C=/sys/kernel/mm/color
 CFG=./demo.cfg
 if [ "$CG_ARCH" = arm64 ]; then EV=cycles; else EV=sw:cpu-clock; fi
-# The hog's budget: 10 % of each 1 ms period (the stand-in events count
-# the 1 GHz virtual clock, arm64, or ns of CPU time, x86_64). demo.cfg's
-# 18000 MB/s converts to 29.5 %, which leaves the hog enough of the
-# model's DRAM bandwidth to slow a critical stream by about a tenth.
-HOG_BUDGET=${LLC_HOG_BUDGET:-events:100000}
 CHASE="--mode chase --size 256K --ops 300K"
 STREAM="--mode stream --size 2M --ops 256K"
 tap_plan 8
@@ -83,11 +77,9 @@ echo 0 > $M/enable
 config color 3 1 8-15
 echo 1 > $M/enable
 echo 0-15 > $C/root_colors
-echo $HOG_BUDGET > $M/cpu1/read_budget
 config memguard 4 1 ""
 config memguard+lock 6 1 "" mbps:1
 ./colorguard apply $CFG > apply.out 2>&1 || sed 's/^/# /' apply.out
-echo $HOG_BUDGET > $M/cpu1/read_budget
 config both 5 1 8-15
 config both+lock 7 1 8-15 mbps:1
 rmmod memguard
