@@ -30,43 +30,78 @@ static unsigned int nr_root_colors(unsigned int nr)
 	return debug_kernel() ? nr - 1 : nr / 2;
 }
 
+/* The root colors a narrowing test writes, as a mask and a list. */
+static void narrow_mask(struct hvc_mask *root, char *list, size_t len)
+{
+	unsigned int nr = mmc_nr_colors(), c;
+
+	hvc_mask_zero(root);
+	for (c = 0; c < nr_root_colors(nr); c++)
+		hvc_mask_set(root, c);
+	hvc_mask_format(root, list, len);
+}
+
+/* What a measurement in a child needs: the colors to count pages in. */
+struct anon_measure {
+	const struct hvc_geometry *geo;
+	const struct hvc_mask *mask;
+	unsigned long cap_kb;		/* anon_until_cma() only */
+};
+
+/*
+ * Run @measure in a child, whose memory is gone when it exits, and return
+ * the two numbers it reports through a pipe; res[0] is -1 on any failure.
+ */
+static void in_child(void (*measure)(const struct anon_measure *m, long res[2]),
+		     const struct anon_measure *m, long res[2])
+{
+	int pipefd[2], status;
+	pid_t pid;
+
+	res[0] = -1;
+	res[1] = 0;
+	if (pipe(pipefd))
+		return;
+	pid = fork();
+	if (pid < 0)
+		goto out;
+	if (!pid) {
+		measure(m, res);
+		_exit(write(pipefd[1], res, 2 * sizeof(*res)) != 2 * sizeof(*res));
+	}
+	if (waitpid(pid, &status, 0) != pid || status ||
+	    read(pipefd[0], res, 2 * sizeof(*res)) != 2 * sizeof(*res))
+		res[0] = -1;
+out:
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+
+/* Share of pages of a fresh anonymous mapping in the mask, per mille. */
+static void anon_fixed(const struct anon_measure *m, long res[2])
+{
+	char *p = mmap(NULL, ANON_LEN, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long bad;
+
+	if (p == MAP_FAILED)
+		_exit(1);
+	/* No THP: colors are a per-4K property here. */
+	madvise(p, ANON_LEN, MADV_NOHUGEPAGE);
+	mmc_fill(p, ANON_LEN, 1);
+	bad = mmc_bad_pages(m->geo, m->mask, p, ANON_LEN);
+	res[0] = 1000 - (long)(bad * 1000 / (ANON_LEN / PAGE));
+}
+
 /* In a child: share of pages of a fresh anonymous mapping in @mask, per mille. */
 static long anon_root_permille(const struct hvc_geometry *geo,
 			       const struct hvc_mask *mask)
 {
-	int pipefd[2], status;
-	long permille = -1;
-	pid_t pid;
+	struct anon_measure m = { .geo = geo, .mask = mask };
+	long res[2];
 
-	if (pipe(pipefd))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		char *p = mmap(NULL, ANON_LEN, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		unsigned long bad;
-		long pm;
-
-		if (p == MAP_FAILED)
-			_exit(1);
-		/* No THP: colors are a per-4K property here. */
-		madvise(p, ANON_LEN, MADV_NOHUGEPAGE);
-		mmc_fill(p, ANON_LEN, 1);
-		bad = mmc_bad_pages(geo, mask, p, ANON_LEN);
-		pm = 1000 - (long)(bad * 1000 / (ANON_LEN / PAGE));
-		if (write(pipefd[1], &pm, sizeof(pm)) != sizeof(pm))
-			_exit(2);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) != pid || status)
-		return -1;
-	if (read(pipefd[0], &permille, sizeof(permille)) != sizeof(permille))
-		return -1;
-	close(pipefd[0]);
-	close(pipefd[1]);
-	return permille;
+	in_child(anon_fixed, &m, res);
+	return res[0];
 }
 
 /*
@@ -315,17 +350,13 @@ TEST(narrow_rounds)
 	unsigned long reserve_kb, min_kb, samples, kb, cma0, cma1, quarantined;
 	unsigned long high_mb, rc0[NR_RECLAIM_KEYS], rc1[NR_RECLAIM_KEYS];
 	unsigned long rc2[NR_RECLAIM_KEYS];
-	unsigned int nr, c, r, worst = 1000;
+	unsigned int r, worst = 1000;
 	long proactiveness = proactiveness_get();
 	int cma;
 
 	ASSERT_EQ(0, mmc_geometry(&geo));
-	nr = mmc_nr_colors();
 	ASSERT_EQ(0, mmc_read("root_colors", all_list, sizeof(all_list)));
-	hvc_mask_zero(&root);
-	for (c = 0; c < nr_root_colors(nr); c++)
-		hvc_mask_set(&root, c);
-	hvc_mask_format(&root, list, sizeof(list));
+	narrow_mask(&root, list, sizeof(list));
 	reserve_kb = mmc_read_ul("reserve_mb") * 1024;
 	cma = claim_mode();
 	for (r = 1; r <= ROUNDS; r++) {
@@ -430,50 +461,39 @@ static unsigned long pcp_high_max_kb(void)
 }
 
 /*
- * In a child: fresh anonymous memory, 4 MB at a time, until the CMA area
- * has at most 4 MB free or @cap_kb are mapped; share of its pages in
- * @mask, per mille, and how many pages that was.
+ * Fresh anonymous memory, 4 MB at a time, until the CMA area has at most
+ * 4 MB free or cap_kb are mapped: share of its pages in the mask, per
+ * mille, and how many pages that was.
  */
+static void anon_until_cma(const struct anon_measure *m, long res[2])
+{
+	const size_t chunk = 4UL << 20;
+	unsigned long bad = 0, n = 0;
+
+	while (meminfo_kb("CmaFree") > 4096 && (n + chunk / PAGE) * 4 <= m->cap_kb) {
+		char *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			_exit(1);
+		madvise(p, chunk, MADV_NOHUGEPAGE);
+		mmc_fill(p, chunk, 1);
+		bad += mmc_bad_pages(m->geo, m->mask, p, chunk);
+		n += chunk / PAGE;
+	}
+	res[0] = n ? 1000 - (long)(bad * 1000 / n) : -1;
+	res[1] = n;
+}
+
+/* In a child: anon_until_cma()'s share, per mille, and its pages. */
 static long anon_until_cma_permille(const struct hvc_geometry *geo,
 				    const struct hvc_mask *mask,
 				    unsigned long cap_kb, unsigned long *pages)
 {
-	int pipefd[2], status;
-	long res[2] = { -1, 0 };
-	pid_t pid;
+	struct anon_measure m = { .geo = geo, .mask = mask, .cap_kb = cap_kb };
+	long res[2];
 
-	if (pipe(pipefd))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		const size_t chunk = 4UL << 20;
-		unsigned long bad = 0, n = 0;
-
-		while (meminfo_kb("CmaFree") > 4096 && (n + chunk / PAGE) * 4 <= cap_kb) {
-			char *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
-				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-			if (p == MAP_FAILED)
-				_exit(1);
-			madvise(p, chunk, MADV_NOHUGEPAGE);
-			mmc_fill(p, chunk, 1);
-			bad += mmc_bad_pages(geo, mask, p, chunk);
-			n += chunk / PAGE;
-		}
-		res[0] = n ? 1000 - (long)(bad * 1000 / n) : -1;
-		res[1] = n;
-		if (write(pipefd[1], res, sizeof(res)) != sizeof(res))
-			_exit(2);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) != pid || status)
-		return -1;
-	if (read(pipefd[0], res, sizeof(res)) != sizeof(res))
-		return -1;
-	close(pipefd[0]);
-	close(pipefd[1]);
+	in_child(anon_until_cma, &m, res);
 	*pages = res[1];
 	return res[0];
 }
@@ -502,18 +522,13 @@ TEST(rewrite_reaches_cma)
 	char list[64], all_list[64], val[32];
 	unsigned long reserve_kb, kb, cma0, cma1, cma2, q0, q1, min_kb, samples;
 	unsigned long high_kb, outside_kb, raised_mb, pages, after_kb, pcp0_kb;
-	unsigned int nr, c;
 	long pm;
 
 	if (meminfo_kb("CmaTotal") == 0)
 		SKIP(return, "no CMA area");
 	ASSERT_EQ(0, mmc_geometry(&geo));
-	nr = mmc_nr_colors();
 	ASSERT_EQ(0, mmc_read("root_colors", all_list, sizeof(all_list)));
-	hvc_mask_zero(&root);
-	for (c = 0; c < nr_root_colors(nr); c++)
-		hvc_mask_set(&root, c);
-	hvc_mask_format(&root, list, sizeof(list));
+	narrow_mask(&root, list, sizeof(list));
 	reserve_kb = mmc_read_ul("reserve_mb") * 1024;
 	claim_mode();
 	set_drain_movable(0);
