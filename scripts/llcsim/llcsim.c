@@ -123,7 +123,10 @@ static struct cache llc;
 static struct hvc_geometry geo;
 static struct vcpu *vcpus;
 static unsigned int n_vcpus;
-/* Misses + writebacks of each vCPU in its last complete ms (queueing). */
+/*
+ * Misses + writebacks of each vCPU in its last complete ms (queueing); 0
+ * while the vCPU is idle.
+ */
 static uint32_t *rate;
 static FILE *out;
 static GMutex out_lock;
@@ -185,7 +188,8 @@ static void ms_advance(struct vcpu *v, unsigned int idx)
 /*
  * DRAM latency: a fixed part plus an M/M/1 waiting time, the line's
  * transfer time at the configured bandwidth times u / (1 - u), where u is
- * the bandwidth all vCPUs drew in their last complete ms (capped at 0.95).
+ * the bandwidth all vCPUs drew in their last complete ms (capped at 0.95);
+ * an idle vCPU draws none.
  */
 static uint64_t dram_wait_ps(void)
 {
@@ -488,6 +492,11 @@ static void vcpu_idle(qemu_plugin_id_t id, unsigned int idx)
 		v->ratio = v->ratio ? 0.75 * v->ratio + 0.25 * r : r;
 	}
 	v->host_idle = now;
+	/*
+	 * An idle core draws no bandwidth: its last ms must not load DRAM
+	 * for the others while it sleeps (memguard's hold would not show).
+	 */
+	__atomic_store_n(&rate[idx], 0, __ATOMIC_RELAXED);
 }
 
 static void vcpu_resume(qemu_plugin_id_t id, unsigned int idx)
