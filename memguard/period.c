@@ -7,8 +7,11 @@
  * configuration change) run in the holder thread under the CPU's
  * mc->lock; regulate.c's table says who else touches what.
  */
+#include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/perf_event.h>
 #include <linux/spinlock.h>
 
 #include <colorguard/memguard.h>
@@ -35,6 +38,26 @@ void mg_timebase_set(u32 period_us)
 	spin_unlock(&mg_tb_lock);
 }
 
+/*
+ * perf stops a counter at its event limit from an irq_work
+ * (perf_event_disable_inatomic()); perf_event_disable() cancels that stop
+ * while it is only queued. Until 6.11 (pending_disable_irq) the work is
+ * not a hard one, so PREEMPT_RT runs it in the irq_work thread at
+ * SCHED_FIFO 1, which this thread preempts: if it has begun (taken the
+ * request, not yet disabled the counter), it would disable the counter
+ * after the re-arm, for good. Let such a started stop finish first; it
+ * takes a few microseconds and only a boundary that preempted it waits.
+ */
+static void mg_limit_stop_sync(struct perf_event *ev)
+{
+#if IS_ENABLED(CONFIG_PREEMPT_RT) && !defined(MG_HAVE_PENDING_DISABLE_IRQ)
+	struct irq_work *stop = &ev->pending_irq;
+
+	while (irq_work_is_busy(stop) && !irq_work_is_pending(stop))
+		usleep_range(5, 10);
+#endif
+}
+
 /**
  * mg_arm() - count more events of a slot until the next overflow
  * @mc: the CPU, from its holder thread
@@ -59,12 +82,8 @@ u64 mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit)
 	u64 count;
 
 	if (test_and_clear_bit(s, &mc->fired) && mc->limit_armed[s]) {
-		/*
-		 * perf stops a counter at its limit from an irq_work, which
-		 * PREEMPT_RT runs in a thread that may not have run yet (a hold
-		 * keeps it off the CPU): disabling it now cancels that stop,
-		 * which would otherwise strike after the refresh below.
-		 */
+		/* perf's own stop at the limit must not strike after this. */
+		mg_limit_stop_sync(ev);
 		perf_event_disable(ev);
 		mc->limit_armed[s] = false;
 		mc->counting[s] = false;
