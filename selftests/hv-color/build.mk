@@ -15,7 +15,8 @@ HOST_TAP_TESTS += $(HVC_TESTS)
 HOST_TAP_TESTS += selftests/hv-color/freestanding
 
 # libFuzzer targets: others append theirs to FUZZ_TARGETS; one runner
-# (selftests/hv-color/fuzz-run, FUZZ_SECONDS each) reports them all.
+# (selftests/hv-color/fuzz-run) runs them side by side for FUZZ_SECONDS and
+# reports them all.
 HVC_FUZZ_CFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -Werror -I$(TOP)/include \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_TARGETS += $(HVC_OUT)/fuzz/fuzz_list $(HVC_OUT)/fuzz/fuzz_blob
