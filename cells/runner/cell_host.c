@@ -472,12 +472,16 @@ static int record_read(const char *path, struct cell_host *h, char *why,
 	}
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char key[16], a[VAL_MAX], b[40], c[40];
-		unsigned int n, v;
+		unsigned int v;
+		int n;
 
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
-		a[0] = b[0] = c[0] = '\0';
-		n = (unsigned int)sscanf(line, "%15s %4199s %39s %39s", key, a, b, c);
+		a[0] = '\0';
+		b[0] = '\0';
+		c[0] = '\0';
+		/* Fields a line lacks stay empty; n says how many it has. */
+		n = sscanf(line, "%15s %4199s %39s %39s", key, a, b, c);
 		if (n >= 2 && !strcmp(key, "name") && token_ok(a, CG_NAME_MAX)) {
 			snprintf(h->name, sizeof(h->name), "%s", a);
 		} else if (n >= 2 && !strcmp(key, "cpus") &&
@@ -723,9 +727,11 @@ static int claim_irqs(struct cell_host *h, char *why, size_t why_len)
 			return ret;
 		}
 		t = realloc(h->irqs, (h->nr_irqs + 1) * sizeof(*t));
-		if (t)
+		if (t) {
 			h->irqs = t;
-		if (!t || !(t[h->nr_irqs].old = strdup(buf))) {
+			t[h->nr_irqs].old = strdup(buf);
+		}
+		if (!t || !t[h->nr_irqs].old) {
 			write_val(path, buf);
 			closedir(d);
 			return -ENOMEM;

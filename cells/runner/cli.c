@@ -24,6 +24,8 @@
 #include "system_int.h"
 #include "vm_int.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define EXIT_PROBLEMS	1
 #define EXIT_USAGE	2
 
@@ -376,7 +378,7 @@ int cg_cell_main(int argc, char **argv)
 		fputs(run_usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
-	for (i = 0; i < sizeof(cell_cmds) / sizeof(cell_cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cell_cmds); i++)
 		if (!strcmp(argv[1], cell_cmds[i].name))
 			return cell_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "colorguard cell: unknown subcommand %s\n", argv[1]);

@@ -104,21 +104,21 @@ static void stats_text(struct sv *s, char *buf, size_t len)
 		used += (size_t)snprintf(cpus + used, sizeof(cpus) - used,
 					 "%s%u", i ? "," : "", st.cpus[i]);
 	n = snprintf(buf, len,
-		 "state %s\ncpus %s\nexits mmio=%llu io=%llu hlt=%llu system_event=%llu intr=%llu other=%llu\nrun_ns %llu\nmem_bytes %llu\npages %llu in_colors %llu in_root %llu\nfailed_cpu %d\nfailure %s\n",
-		 cell_state_name(st.state), cpus,
-		 (unsigned long long)st.exits[CELL_EXIT_MMIO],
-		 (unsigned long long)st.exits[CELL_EXIT_IO],
-		 (unsigned long long)st.exits[CELL_EXIT_HLT],
-		 (unsigned long long)st.exits[CELL_EXIT_SYSTEM_EVENT],
-		 (unsigned long long)st.exits[CELL_EXIT_INTR],
-		 (unsigned long long)st.exits[CELL_EXIT_OTHER],
-		 (unsigned long long)st.run_ns,
-		 (unsigned long long)st.mem_bytes,
-		 (unsigned long long)st.pages_total,
-		 (unsigned long long)st.pages_in_colors,
-		 (unsigned long long)st.pages_in_root,
-		 st.state == CELL_FAILED ? st.failed_cpu : -1,
-		 st.state == CELL_FAILED ? st.failure : "-");
+		     "state %s\ncpus %s\nexits mmio=%llu io=%llu hlt=%llu system_event=%llu intr=%llu other=%llu\nrun_ns %llu\nmem_bytes %llu\npages %llu in_colors %llu in_root %llu\nfailed_cpu %d\nfailure %s\n",
+		     cell_state_name(st.state), cpus,
+		     (unsigned long long)st.exits[CELL_EXIT_MMIO],
+		     (unsigned long long)st.exits[CELL_EXIT_IO],
+		     (unsigned long long)st.exits[CELL_EXIT_HLT],
+		     (unsigned long long)st.exits[CELL_EXIT_SYSTEM_EVENT],
+		     (unsigned long long)st.exits[CELL_EXIT_INTR],
+		     (unsigned long long)st.exits[CELL_EXIT_OTHER],
+		     (unsigned long long)st.run_ns,
+		     (unsigned long long)st.mem_bytes,
+		     (unsigned long long)st.pages_total,
+		     (unsigned long long)st.pages_in_colors,
+		     (unsigned long long)st.pages_in_root,
+		     st.state == CELL_FAILED ? st.failed_cpu : -1,
+		     st.state == CELL_FAILED ? st.failure : "-");
 	if (n < len)
 		snprintf(buf + n, len - n,
 			 "bwlock %s requests=%u acquired=%u refused=%u level=%u held_ns=%llu\nbwlock_refusal %s\n",
@@ -163,6 +163,7 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 static int sv_handle(struct sv *s, char *req, char *out, size_t len)
 {
 	char *lines[4] = { NULL }, *p = req, why[512] = "";
+	bool destroy = false;
 	unsigned int n = 0;
 	uint64_t addr = 0;
 	const char *e;
@@ -212,23 +213,25 @@ static int sv_handle(struct sv *s, char *req, char *out, size_t len)
 			snprintf(why, sizeof(why), "the cell did not answer in %d ms; --force stops it",
 				 SHUTDOWN_MS);
 	} else if (!strcmp(lines[0], "destroy") && n == 1) {
+		destroy = true;
 		ret = sv_destroy(s, why, sizeof(why));
-		if (ret) {
-			snprintf(out, len, "destroyed, but giving back the host side failed: %s",
-				 why);
-			return -1;
-		}
-		snprintf(out, len, "destroyed\n");
-		return 0;
 	} else {
 		snprintf(out, len, "unknown request %.20s", lines[0]);
+		return -1;
+	}
+	if (ret && destroy) {
+		snprintf(out, len, "destroyed, but giving back the host side failed: %s",
+			 why);
 		return -1;
 	}
 	if (ret) {
 		snprintf(out, len, "%s", why[0] ? why : strerror(-ret));
 		return -1;
 	}
-	stats_text(s, out, len);
+	if (destroy)
+		snprintf(out, len, "destroyed\n");
+	else
+		stats_text(s, out, len);
 	return 0;
 }
 

@@ -208,7 +208,9 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 		struct cell_slot *s = &vm->slots[i];
 
 		if (!r->colored) {
-			cell_why(why, len, "memory[%u]: uncolored regions are for a real hypervisor; the KVM runner maps only colored memory", i);
+			cell_why(why, len,
+				 "memory[%u]: uncolored regions are for a real hypervisor; the KVM runner maps only colored memory",
+				 i);
 			return -EINVAL;
 		}
 		s->gpa = r->virt.line ? r->virt.v : r->phys.v;

@@ -313,10 +313,10 @@ int cell_vm_wait(struct cell_vm *vm, unsigned int timeout_ms)
 	}
 	pthread_mutex_lock(&vm->lock);
 	while (vm->state == CELL_RUNNING || vm->state == CELL_RUNNING_LOCKED) {
-		if (!timeout_ms)
+		if (!timeout_ms) {
 			pthread_cond_wait(&vm->cond, &vm->lock);
-		else if (pthread_cond_timedwait(&vm->cond, &vm->lock, &ts) ==
-			 ETIMEDOUT) {
+		} else if (pthread_cond_timedwait(&vm->cond, &vm->lock, &ts) ==
+			   ETIMEDOUT) {
 			ret = -ETIMEDOUT;
 			break;
 		}

@@ -17,6 +17,8 @@
 
 #include "vm_int.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 uint64_t cell_now_ns(void)
 {
 	struct timespec ts;
@@ -47,8 +49,7 @@ const char *cell_state_name(enum cell_state s)
 		[CELL_FAILED] = "failed",
 	};
 
-	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ?
-		names[s] : "unknown";
+	return (unsigned int)s < ARRAY_SIZE(names) ? names[s] : "unknown";
 }
 
 /* The cell's CPUs, in order: one vCPU each. */
@@ -157,7 +158,9 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 		cell_why(why, len, "out of memory");
 		return -ENOMEM;
 	}
-	vm->kvm_fd = vm->vm_fd = vm->mmc_fd = -1;
+	vm->kvm_fd = -1;
+	vm->vm_fd = -1;
+	vm->mmc_fd = -1;
 	vm->failed_cpu = -1;
 	vm->cfg = cfg;
 	vm->no_color = opts && opts->no_color;

@@ -16,10 +16,21 @@
 
 #include "inmate_smp.h"
 
+#define __noreturn	__attribute__((noreturn))
+
 extern volatile struct cell_comm *comm;
 /* The index of the vCPU that runs the caller (0 .. comm->nr_cpus - 1). */
 #define this_cpu	(arch_cpu_id())
+
+/* Symbols of the linker script and the entry code. */
 extern char __image_end[];	/* first byte after the image, page aligned */
+extern char __bss_start[], __bss_end[];
+extern char isr_stubs[];	/* x86: 32 exception stubs, 16 bytes apart */
+extern char secondary_entry[];	/* arm64: where PSCI starts a vCPU */
+
+/* Called by the entry code (arch/<arch>/entry.S) on an exception. */
+void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2);
+void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr);
 
 /* The program: return 0 for a clean stop. */
 int inmate_main(void);
@@ -66,11 +77,10 @@ const char *cycles_name(void);
 int smp_start_cpu(unsigned int cpu, void (*entry)(void));
 
 /* Stop this cell (from any vCPU): never returns. */
-void __attribute__((noreturn)) inmate_exit(void);
+void __noreturn inmate_exit(void);
 /* Report a fault through the comm region and stop. */
-void __attribute__((noreturn)) inmate_fault(uint64_t code, uint64_t addr,
-					    uint64_t pc, uint64_t extra,
-					    const char *reason);
+void __noreturn inmate_fault(uint64_t code, uint64_t addr, uint64_t pc,
+			     uint64_t extra, const char *reason);
 
 /* Freestanding helpers. */
 void *memset(void *s, int c, size_t n);
@@ -83,13 +93,14 @@ void arch_init(void);
 uint64_t arch_cycles(void);
 uint64_t arch_ticks(void);
 uint64_t arch_tick_hz(void);
-void __attribute__((noreturn)) arch_stop(void);
-void __attribute__((noreturn)) arch_cpu_off(void);	/* this vCPU only */
+void __noreturn arch_stop(void);
+void __noreturn arch_cpu_off(void);	/* this vCPU only */
 void arch_secondary_init(void);
 int arch_smp_start(unsigned int cpu);
 void arch_smp_wait(void);		/* one step of a busy wait */
 unsigned int arch_cpu_id(void);
 
+/* A full barrier between the cell's and the runner's views of memory. */
 static inline void mb(void)
 {
 #if defined(__aarch64__)

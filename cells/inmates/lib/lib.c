@@ -7,7 +7,6 @@
 volatile struct cell_comm *comm;
 static volatile uint8_t *console;
 static volatile uint32_t *bwlock_reg;
-extern char __bss_start[], __bss_end[];
 
 void *memset(void *s, int c, size_t n)
 {
@@ -263,10 +262,10 @@ int shutdown_requested(void)
 void shutdown_reply(int accept)
 {
 	comm->msg_to_cell = CELL_MSG_NONE;
-	mb();
+	mb();		/* the request taken before the reply that ends it */
 	comm->reply_from_cell = accept ? CELL_REPLY_SHUTDOWN_OK :
 					 CELL_REPLY_SHUTDOWN_DENIED;
-	mb();
+	mb();		/* the reply out before whatever the cell does next */
 }
 
 static int use_pmu;
@@ -300,7 +299,7 @@ void inmate_exit(void)
 	/* Done unless failed: the x86 runner then stops on any vCPU's hlt. */
 	if (comm && comm->inmate_state != CELL_INMATE_FAILED)
 		comm->inmate_state = CELL_INMATE_DONE;
-	mb();
+	mb();		/* the final state visible before the vCPU stops */
 	arch_stop();
 }
 
@@ -356,7 +355,7 @@ void inmate_fault(uint64_t code, uint64_t addr, uint64_t pc, uint64_t extra,
 	memcpy((void *)comm->fault_reason, reason, n);
 	comm->fault_reason[n] = '\0';
 	comm->fault_cpu = this_cpu;
-	mb();
+	mb();		/* the fault's details before the state that shows them */
 	comm->inmate_state = CELL_INMATE_FAILED;
 	iprintf("FAULT on vCPU %u: %s (code 0x%llx addr 0x%llx pc 0x%llx)\n",
 		this_cpu, reason, (unsigned long long)code,
@@ -383,7 +382,7 @@ void inmate_start(uintptr_t comm_addr, uintptr_t cpu)
 	use_pmu = !!(c->flags & CELL_COMM_F_PMU);
 	arch_init();
 	c->inmate_state = CELL_INMATE_STARTED;
-	mb();
+	mb();		/* started before anything inmate_main() writes */
 	ret = inmate_main();
 	if (ret)
 		inmate_fault(ret, 0, 0, 0, "inmate_main returned an error");

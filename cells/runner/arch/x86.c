@@ -222,7 +222,10 @@ int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 	}
 	seg(&sr.cs, 0x08, 0x0b, 1);	/* code, execute/read, accessed */
 	seg(&sr.ds, 0x10, 0x03, 0);	/* data, read/write, accessed */
-	sr.es = sr.fs = sr.gs = sr.ss = sr.ds;
+	sr.es = sr.ds;
+	sr.fs = sr.ds;
+	sr.gs = sr.ds;
+	sr.ss = sr.ds;
 	memset(&sr.tr, 0, sizeof(sr.tr));
 	sr.tr.selector = 0x18;
 	sr.tr.limit = 0x67;

@@ -6,8 +6,6 @@
 #define PSCI_CPU_ON	0xc4000003u	/* SMC64 */
 #define PSCI_SYSTEM_OFF	0x84000008u
 
-extern char secondary_entry[];
-
 static const char *const ec_names[64] = {
 	[0x00] = "unknown instruction",
 	[0x01] = "WFI/WFE trap",
@@ -25,7 +23,6 @@ static const char *const ec_names[64] = {
 	[0x3c] = "BRK",
 };
 
-void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr);
 void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr)
 {
 	const char *n = ec_names[(esr >> 26) & 0x3f];

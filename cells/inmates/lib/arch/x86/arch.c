@@ -13,7 +13,6 @@ struct idt_gate {
 } __attribute__((packed));
 
 static struct idt_gate idt[32] __attribute__((aligned(16)));
-extern char isr_stubs[];
 
 static const char *const names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
@@ -25,7 +24,6 @@ static const char *const names[32] = {
 };
 
 /* From the entry code's stubs: the address is CR2 for a page fault. */
-void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2);
 void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2)
 {
 	const char *n = vec < 32 && names[vec] ? names[vec] : "exception";
