@@ -34,6 +34,8 @@
 
 #include <colorguard/memguard.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define DEV	"/dev/memguard"
 
 static const struct {
@@ -57,7 +59,7 @@ static void say_errno(int err)
 	char buf[16];
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (names[i].err == err) {
 			say(names[i].name);
 			return;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const struct {
 	int err;
 	const char *name;
@@ -25,7 +27,7 @@ static void print_errno(int err)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (names[i].err == err) {
 			puts(names[i].name);
 			return;

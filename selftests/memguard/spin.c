@@ -56,7 +56,7 @@ static void *run(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
 	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
-		fprintf(stderr, "spin: cannot run on CPU %d\n", w->cpu);
+		fprintf(stderr, "spin: cannot pin a thread to CPU %d\n", w->cpu);
 		exit(2);
 	}
 	pthread_barrier_wait(&start);

@@ -54,7 +54,8 @@ static const char *const state_files[] = {
 	"pool_pages", "free_pages", "root_colors", "quarantined_pages",
 	"reserve_mb", "limit_fd_mb", "limit_total_mb",
 };
-#define NR_STATE (sizeof(state_files) / sizeof(state_files[0]))
+
+#define NR_STATE ARRAY_SIZE(state_files)
 
 static void snapshot(char (*vals)[4200])
 {
@@ -72,7 +73,7 @@ TEST(sysfs_writes_rejected)
 	unsigned int i, j;
 
 	ASSERT_LT(0, mmc_read_ul("pool_pages"));
-	for (i = 0; i < sizeof(bad_writes) / sizeof(bad_writes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad_writes); i++) {
 		const struct bad_write *w = &bad_writes[i];
 
 		snapshot(before);
@@ -194,7 +195,7 @@ TEST(ioctls_rejected)
 		words[0] = 0x8;				/* bit 3 */
 		memset(mask1, 0, sizeof(mask1));
 		mask1[(MM_COLOR_MAX_COLORS - 1) / 64] = 1ULL << 63;
-		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(cases); i++) {
 			const struct bad_ioctl *k = &cases[i];
 			uint64_t back[MM_COLOR_MAX_COLORS / 64] = { 0 };
 			const void *arg = k->cmd == MM_COLOR_SET_LIST ?

@@ -23,7 +23,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	len = strtoul(argv[2], NULL, 10) << 20;
-	if (mmc_geometry(&geo) || hvc_mask_parse(&mask, argv[1], strlen(argv[1]), geo.nr_colors, NULL)) {
+	if (mmc_geometry(&geo) ||
+	    hvc_mask_parse(&mask, argv[1], strlen(argv[1]), geo.nr_colors, NULL)) {
 		fprintf(stderr, "fill: no geometry or bad list %s\n", argv[1]);
 		return 2;
 	}

@@ -113,7 +113,7 @@ TEST_F(masks, pagemap_colors)
 	if (hvc_mask_empty(&self->m))
 		SKIP(return, "no mask for %u colors", self->c.nr);
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		size_t len = sizes[i];
 		int fd;
 		void *p;

@@ -124,8 +124,8 @@ static inline void mmc_free_counts(unsigned long *counts, unsigned int nr)
 	}
 }
 
-static inline int mmc_counts_equal(const unsigned long *a, const unsigned long *b,
-			    unsigned int nr)
+static inline int mmc_counts_equal(const unsigned long *a,
+				   const unsigned long *b, unsigned int nr)
 {
 	return !memcmp(a, b, nr * sizeof(*a));
 }
@@ -148,8 +148,8 @@ static inline uint64_t mmc_pfn(int pagemap, const void *addr)
  * is outside @mask. Every page must have been touched.
  */
 static inline unsigned long mmc_bad_pages(const struct hvc_geometry *geo,
-				   const struct hvc_mask *mask,
-				   const void *addr, size_t len)
+					  const struct hvc_mask *mask,
+					  const void *addr, size_t len)
 {
 	int pagemap = open("/proc/self/pagemap", O_RDONLY);
 	unsigned long bad = 0;
@@ -181,8 +181,8 @@ static inline void mmc_fill(void *addr, size_t len, uint64_t seed)
 }
 
 /* Pages of [from, to) (offsets into the mapping at @base) not as filled. */
-static inline unsigned long mmc_check_range(const void *base, size_t from, size_t to,
-				     uint64_t seed)
+static inline unsigned long mmc_check_range(const void *base, size_t from,
+					    size_t to, uint64_t seed)
 {
 	unsigned long bad = 0;
 	size_t off;

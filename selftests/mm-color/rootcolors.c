@@ -227,7 +227,8 @@ static const char *const reclaim_keys[] = {
 	"pgsteal_", "pgscan_", "slabs_scanned", "allocstall_", "compact_stall",
 	"compact_migrate_scanned", "pgmigrate_success", "kswapd_",
 };
-#define NR_RECLAIM_KEYS (sizeof(reclaim_keys) / sizeof(reclaim_keys[0]))
+
+#define NR_RECLAIM_KEYS ARRAY_SIZE(reclaim_keys)
 
 static void reclaim_snap(unsigned long *v)
 {
