@@ -24,8 +24,6 @@
 #include "system_int.h"
 #include "vm_int.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 #define EXIT_PROBLEMS	1
 #define EXIT_USAGE	2
 
