@@ -463,7 +463,7 @@ TEST(narrow_rounds)
 	TH_LOG("drain_movable 0: free outside CMA >= %lu kB, reserve %lu kB",
 	       min_kb, reserve_kb);
 	TH_LOG("drain_movable 0: %ld per mille in %s (CMA keeps other colors)",
-	       anon_root_permille(&geo, &root), list);
+	       anon_permille(&geo, &root, CHURN_LEN), list);
 	EXPECT_LE(cma0 * 99 / 100, cma1);
 	EXPECT_LE(reserve_kb, min_kb);
 	ASSERT_EQ(0, mmc_write("root_colors", all_list));
