@@ -106,22 +106,26 @@ struct mg_cpu {
 	/* slots whose overflow may wake the thread from the handler */
 	unsigned long irq_wake;
 	/*
-	 * local_clock() of a slot's last overflow (the handler's) and of
-	 * the last move of its overflow point (the thread's): an overflow
-	 * older than the move belongs to an arming that is gone.
+	 * A slot's arming: counted up by the thread after each move of the
+	 * overflow point, copied by the handler at an overflow. An overflow
+	 * whose copy is older belongs to an overflow point that is gone.
+	 * (Not a time: local_clock() may stand still, and two stamps then
+	 * compare equal.)
 	 */
-	u64 fired_ns[MG_NR_SLOTS];
-	u64 armed_ns[MG_NR_SLOTS];
+	u32 arm_seq[MG_NR_SLOTS];
+	u32 fired_seq[MG_NR_SLOTS];
 	/*
 	 * Counts are never reset: a period's events are the count at its
 	 * end minus @count_base, the count at its start; @running_base is
 	 * the counter's running time then, @idle_base_us the CPU's idle
-	 * time (-1 if the kernel does not keep it), to tell a stalled
-	 * counter from an idle CPU.
+	 * time (-1 if the kernel does not keep it) and @clock_base
+	 * local_clock(), perf's clock, to tell a stalled counter from an
+	 * idle CPU or a clock that stood still.
 	 */
 	u64 count_base[MG_NR_SLOTS];
 	u64 running_base[MG_NR_SLOTS];
 	u64 idle_base_us;
+	u64 clock_base;
 	/*
 	 * The first overflow not yet seen by the thread, 0 if none: its
 	 * local_clock() shifted left by one, bit 0 set if it interrupted

@@ -44,13 +44,13 @@ void mg_timebase_set(u32 period_us)
  * @s: the slot
  * @period: the events until the overflow (MG_COUNT_ONLY_PERIOD: none)
  *
- * The counter is enabled once and then only moved: perf never stops it
- * (memguard sets no event limit), so no stop perf queues can strike after
- * a boundary, on any kernel; a counter over its budget stops raising
- * overflows when the hold decision moves it to MG_COUNT_ONLY_PERIOD.
- * perf_event_period() also restarts a counter perf throttled. An
- * overflow the handler stamped before @mc->armed_ns belongs to an
- * overflow point that is gone.
+ * A counter is enabled here and otherwise only moved: perf never stops
+ * it (memguard sets no event limit), so no stop perf queues can strike
+ * after a boundary, on any kernel. Only the hold decision stops one, a
+ * counter over its budget, itself, and the next boundary enables it
+ * again. perf_event_period() also restarts a counter perf throttled. An
+ * overflow of the new point taken before @mc->arm_seq counts up passes
+ * for a stale one: a budget that small overflows again at once.
  */
 void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
 {
@@ -61,7 +61,8 @@ void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
 		perf_event_enable(ev);
 		mc->counting[s] = true;
 	}
-	mc->armed_ns[s] = local_clock();
+	/* After the move: an overflow before it must not pass for a new one. */
+	WRITE_ONCE(mc->arm_seq[s], mc->arm_seq[s] + 1);
 }
 
 /* A slot's count, and its running time in @running. */
@@ -182,40 +183,50 @@ static void mg_read_all(struct mg_cpu *mc, u64 used[MG_NR_SLOTS],
 	}
 }
 
-/*
- * The CPU's idle time since the last boundary, which moves to now; U64_MAX
- * when the kernel keeps none (nohz off).
- */
-static u64 mg_take_idle_ns(struct mg_cpu *mc)
-{
-	u64 now = get_cpu_idle_time_us(mc->cpu, NULL);
-	u64 idle = U64_MAX;
+/* What the CPU's clocks saw since the last boundary, which moves to now. */
+struct mg_elapsed {
+	u64 idle_ns;	/* idle time; U64_MAX when the kernel keeps none */
+	u64 clock_ns;	/* local_clock(), which perf times counters with */
+};
 
-	if (now != (u64)-1 && mc->idle_base_us != (u64)-1 &&
-	    now >= mc->idle_base_us)
-		idle = (now - mc->idle_base_us) * NSEC_PER_USEC;
-	mc->idle_base_us = now;
-	return idle;
+static void mg_take_elapsed(struct mg_cpu *mc, struct mg_elapsed *e)
+{
+	u64 idle_us = get_cpu_idle_time_us(mc->cpu, NULL);
+	u64 clock = local_clock();
+
+	e->idle_ns = U64_MAX;
+	if (idle_us != (u64)-1 && mc->idle_base_us != (u64)-1 &&
+	    idle_us >= mc->idle_base_us)
+		e->idle_ns = (idle_us - mc->idle_base_us) * NSEC_PER_USEC;
+	mc->idle_base_us = idle_us;
+	e->clock_ns = clock - mc->clock_base;
+	mc->clock_base = clock;
 }
 
 /*
- * A counter that counted through a whole period stalled if it never ran
- * on the PMU then, or if it had a budget and counted nothing while the
- * CPU was busy (idle for less than half the period): something memguard
- * did not do stopped it, and the CPU ran unregulated. Count it, trace it
- * and enable the counter again: perf_event_enable() restarts a counter
- * that was disabled or in error (a throttled one restarts with the move
- * of its overflow point that follows).
+ * A counter that counted through a whole period without a hold stalled
+ * if it never ran on the PMU then, or if it had a budget and counted
+ * nothing while the CPU was busy (idle for less than half the period):
+ * something memguard did not do stopped it, and the CPU ran unregulated.
+ * Count it, trace it and enable the counter again: perf_event_enable()
+ * restarts a counter that was disabled or in error (a throttled one
+ * restarts with the move of its overflow point that follows). A held
+ * period is no stall (the counter reached its budget; the hold stopped
+ * it), nor one in which perf's clock did not advance by half a period:
+ * running times are in that clock, which, without a stable TSC, may
+ * stand still up to a tick while ktime goes on (seen in x86 TCG guests).
  */
 static void mg_check_stall(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
 			   const u64 ran[MG_NR_SLOTS],
-			   const u64 allowance[MG_NR_SLOTS], u64 idle_ns,
-			   bool monitor)
+			   const u64 allowance[MG_NR_SLOTS],
+			   const struct mg_elapsed *e, bool monitor)
 {
-	bool busy = idle_ns < mc->period_ns / 2;
+	bool busy = e->idle_ns < mc->period_ns / 2;
 	bool stalled = false;
 	int s;
 
+	if (mc->period_throttled || e->clock_ns < mc->period_ns / 2)
+		return;
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s])
 			continue;
@@ -223,7 +234,7 @@ static void mg_check_stall(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
 		    (used[s] || !busy || monitor || allowance[s] == MG_UNLIMITED))
 			continue;
 		trace_memguard_stalled(mc->cpu, mc->period_no, s, used[s],
-				       ran[s], idle_ns);
+				       ran[s], e->idle_ns);
 		perf_event_enable(mc->event[s]);
 		stalled = true;
 	}
@@ -268,6 +279,7 @@ static void mg_next_period(struct mg_cpu *mc, u64 idx)
 void mg_resync(struct mg_cpu *mc)
 {
 	u64 used[MG_NR_SLOTS], ran[MG_NR_SLOTS];
+	struct mg_elapsed e;
 	ktime_t now;
 	u64 idx;
 	int s;
@@ -298,7 +310,7 @@ void mg_resync(struct mg_cpu *mc)
 	mc->period_no = idx;
 	mc->period_throttled = false;
 	mg_read_all(mc, used, ran);
-	mg_take_idle_ns(mc);
+	mg_take_elapsed(mc, &e);
 	mg_assign_budgets(mc, READ_ONCE(mg_config.line_size), false);
 	mg_arm_all(mc, READ_ONCE(mg_config.monitor));
 }
@@ -320,7 +332,8 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 	u64 used[MG_NR_SLOTS] = { 0 }, ran[MG_NR_SLOTS] = { 0 };
 	ktime_t t0 = ktime_get();
 	bool monitor = READ_ONCE(mg_config.monitor);
-	u64 idx, cost, lat, idle_ns;
+	struct mg_elapsed e;
+	u64 idx, cost, lat;
 	bool counted;
 
 	if (!mc->armed)
@@ -338,10 +351,10 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 			mc->stats.late_boundaries++;
 	}
 	mg_read_all(mc, used, ran);
-	idle_ns = mg_take_idle_ns(mc);
+	mg_take_elapsed(mc, &e);
 	if (counted) {
 		mg_account(mc, used, mc->allowance);
-		mg_check_stall(mc, used, ran, mc->allowance, idle_ns, monitor);
+		mg_check_stall(mc, used, ran, mc->allowance, &e, monitor);
 	}
 	mg_next_period(mc, idx);
 	mg_assign_budgets(mc, line_size, reclaim);

@@ -21,8 +21,8 @@
  * thread), and a counter that stops anyway is found and restarted at the
  * next boundary (period.c, mg_check_stall()). From the overflow to the
  * idle entry the thread takes only mc->lock (which a configuration write
- * on that CPU may hold for a moment) and makes one perf call, which moves
- * the exhausted counter's overflow point out of reach for the hold.
+ * on that CPU may hold for a moment) and makes one perf call, which stops
+ * the exhausted counter for the hold.
  *
  * Who runs what, and what it may touch (mc: the CPU's struct mg_cpu; a
  * field read outside mc->lock is read with READ_ONCE()):
@@ -32,8 +32,9 @@
  *  mg_overflow_handler   PMU overflow: NMI   nothing       reads mc->event[],
  *                        (x86, arm64 with                  ->armed,
  *                        pseudo-NMI) or                    ->throttled;
- *                        hard irq                          ->irq_wake;
- *                                                          stamps ->fired_ns[],
+ *                        hard irq                          ->irq_wake,
+ *                                                          ->arm_seq[];
+ *                                                          sets ->fired_seq[],
  *                                                          set_bit() ->fired,
  *                                                          stamps ->overflow;
  *                                                          queues ->irq_work
@@ -128,9 +129,9 @@ static void mg_kick(struct mg_cpu *mc, int bit)
  * May run in NMI: nothing but flag tests, local_clock() and an irq_work,
  * or, from the hard interrupt of an event that allows it (counter.c's
  * mg_event_wakes_in_irq()), the thread's wake-up itself (one interrupt
- * fewer on the way to the hold). Stamps the slot's overflow, for the
- * hold decision to tell it from one of an overflow point since moved,
- * and the first overflow the thread has not yet seen with its time and
+ * fewer on the way to the hold). Marks the slot's overflow with its
+ * arming, for the hold decision to tell it from one of an overflow point
+ * since moved, and stamps the first overflow the thread has not yet seen with its time and
  * whether it interrupted the idle task. Reads nothing of @event: its
  * count is the holder thread's to read, through the perf API.
  */
@@ -145,7 +146,7 @@ void mg_overflow_handler(struct perf_event *event,
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (READ_ONCE(mc->event[s]) != event)
 			continue;
-		WRITE_ONCE(mc->fired_ns[s], now);
+		WRITE_ONCE(mc->fired_seq[s], READ_ONCE(mc->arm_seq[s]));
 		set_bit(s, &mc->fired);
 		wake = test_bit(s, &mc->irq_wake);
 	}
@@ -237,15 +238,15 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 
 /*
  * The hold decision: fills @h, h->hold_ns 0 for no hold. It runs between
- * the overflow interrupt and the hold. A slot whose overflow was stamped
- * after its overflow point was last moved reached its allowance then
- * (older ones belong to a point since moved, by a boundary or a reclaim:
- * stale); with reclaim the thread reads its count and asks the pool for
- * more, otherwise it counts as used up. A slot over its budget is moved
- * to MG_COUNT_ONLY_PERIOD for the hold (perf would raise an overflow
- * every allowance events otherwise); one that did not fire goes on
- * counting through the hold (what the CPU's interrupts do then is its
- * traffic too). The boundary re-arms both.
+ * the overflow interrupt and the hold. A slot whose overflow carries the
+ * current arming reached its allowance then (older ones belong to a point
+ * since moved, by a boundary or a reclaim: stale); with reclaim the
+ * thread reads its count and asks the pool for more, otherwise it counts
+ * as used up. A slot over its budget stops
+ * counting for the hold (perf would raise an overflow every allowance
+ * events otherwise, and a time-like event would count the hold); one
+ * that did not fire goes on counting through the hold (what the CPU's
+ * interrupts do then is its traffic too). The boundary re-arms both.
  */
 static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
@@ -265,7 +266,7 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 		if (!mc->event[s] || !test_and_clear_bit(s, &mc->fired))
 			continue;
 		if (mc->allowance[s] == MG_UNLIMITED ||
-		    READ_ONCE(mc->fired_ns[s]) < mc->armed_ns[s])
+		    READ_ONCE(mc->fired_seq[s]) != mc->arm_seq[s])
 			continue;
 		hit = true;
 		h->used[s] = mc->allowance[s];
@@ -289,8 +290,10 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
 	if (hold < MG_MIN_HOLD_NS)
 		return;
-	for_each_set_bit(s, &over, MG_NR_SLOTS)
-		mg_arm(mc, s, MG_COUNT_ONLY_PERIOD);
+	for_each_set_bit(s, &over, MG_NR_SLOTS) {
+		perf_event_disable(mc->event[s]);
+		mc->counting[s] = false;
+	}
 	WRITE_ONCE(mc->throttled, true);
 	mc->period_throttled = true;
 	mc->throttle_start = now;
