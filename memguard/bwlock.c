@@ -15,7 +15,9 @@
  * MB/s cap. Everything here runs in process context under mg_lock()
  * (cpus_read_lock() and mg_config_lock), which also orders it against
  * configuration writers and CPU hotplug; the holder threads read the
- * level with READ_ONCE() only.
+ * level with mg_bwlock_in_force() only: one word, written once per
+ * change, so that a boundary applies either the old level or the new
+ * one, never the per mille of one and the MB/s cap of the other.
  */
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -66,7 +68,7 @@ static void mg_bwlock_apply(void)
 	struct mg_bwlock_file *bf;
 	u32 permille = MEMGUARD_BWLOCK_PERMILLE_MAX;
 	u64 mbps = 0;
-	bool had_cap = mg_config.bwlock_mbps;
+	bool had_cap = mg_bwlock_in_force().mbps;
 	unsigned int cpu, i;
 
 	list_for_each_entry(bf, &mg_bwlock_files, node) {
@@ -79,8 +81,7 @@ static void mg_bwlock_apply(void)
 				mbps = l->value;
 		}
 	}
-	WRITE_ONCE(mg_config.bwlock_permille, permille);
-	WRITE_ONCE(mg_config.bwlock_mbps, mbps);
+	atomic64_set(&mg_config.bwlock_level, MG_BWLOCK_PACK(permille, mbps));
 	if (had_cap == !!mbps)
 		return;
 	for_each_online_cpu(cpu) {
@@ -95,6 +96,7 @@ static void mg_bwlock_apply(void)
 /* A transition: account the time held, apply, trace. */
 static void mg_bwlock_changed(int op, unsigned int old_holders)
 {
+	struct mg_bwlock_in_force lvl;
 	ktime_t now = ktime_get();
 	u64 held = 0;
 
@@ -105,9 +107,9 @@ static void mg_bwlock_changed(int op, unsigned int old_holders)
 		mg_bwlock_held_ns += held;
 	}
 	mg_bwlock_apply();
+	lvl = mg_bwlock_in_force();
 	trace_memguard_bwlock(op, task_tgid_nr(current), mg_bwlock_holders,
-			      mg_config.bwlock_permille, mg_config.bwlock_mbps,
-			      held);
+			      lvl.permille, lvl.mbps, held);
 }
 
 /**
@@ -198,10 +200,12 @@ unsigned int mg_bwlock_depth(const struct mg_bwlock_file *bf)
  */
 void mg_bwlock_state(struct mg_bwlock_state *st)
 {
+	struct mg_bwlock_in_force lvl = mg_bwlock_in_force();
+
 	st->holders = mg_bwlock_holders;
 	st->files = mg_bwlock_nfiles;
-	st->permille = mg_config.bwlock_permille;
-	st->mbps = mg_config.bwlock_mbps;
+	st->permille = lvl.permille;
+	st->mbps = lvl.mbps;
 	st->acquisitions = mg_bwlock_acquisitions;
 	st->held_ns = mg_bwlock_held_ns;
 	if (mg_bwlock_holders)

@@ -150,7 +150,8 @@ static int __init memguard_init(void)
 	mg_config.reclaim = reclaim;
 	mg_config.enabled = enable;
 	mg_config.monitor = monitor;
-	mg_config.bwlock_permille = MEMGUARD_BWLOCK_PERMILLE_MAX;
+	atomic64_set(&mg_config.bwlock_level,
+		     MG_BWLOCK_PACK(MEMGUARD_BWLOCK_PERMILLE_MAX, 0));
 	mg_timebase_set(period_us);
 	mg_regulate_init();
 

@@ -24,6 +24,7 @@
 #ifndef MEMGUARD_H
 #define MEMGUARD_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
@@ -138,10 +139,12 @@ struct mg_config {
 	/*
 	 * The bandwidth lock's level in force (bwlock.c), applied to the
 	 * non-critical CPUs' budgets at each boundary (period.c): per mille
-	 * of their budgets (1000: none) and a cap in MB/s (0: none).
+	 * of their budgets (1000: none) and a cap in MB/s (0: none), packed
+	 * into one word (MG_BWLOCK_PACK()) so that it is written and read
+	 * in one access: a boundary never sees one half of a change.
+	 * Read it through mg_bwlock_in_force().
 	 */
-	u32 bwlock_permille;
-	u64 bwlock_mbps;
+	atomic64_t bwlock_level;
 	u32 period_us;
 	u32 line_size;
 	u32 hold_priority;
@@ -185,6 +188,33 @@ struct mg_bwlock_level {
 	u32 kind;		/* MEMGUARD_BWLOCK_PERMILLE or _MBPS */
 	u64 value;
 };
+
+/* A level in force: per mille (1000: none) and MB/s cap (0: none). */
+struct mg_bwlock_in_force {
+	u32 permille;
+	u64 mbps;
+};
+
+/* mg_config.bwlock_level: MB/s (< 2^32) above, per mille below. */
+#define MG_BWLOCK_PACK(permille, mbps)	(((u64)(mbps) << 32) | (u32)(permille))
+
+/**
+ * mg_bwlock_in_force() - the bandwidth lock's level in force
+ *
+ * One read of the word bwlock.c writes once per change, so both halves
+ * belong to the same level. Any context, no lock. Inline here rather
+ * than in bwlock.c because period.c, below it in the list above, reads
+ * it at every boundary.
+ *
+ * Return: the level: per mille of the budgets and the MB/s cap.
+ */
+static inline struct mg_bwlock_in_force mg_bwlock_in_force(void)
+{
+	u64 v = atomic64_read(&mg_config.bwlock_level);
+
+	return (struct mg_bwlock_in_force){ .permille = (u32)v,
+					     .mbps = v >> 32 };
+}
 
 struct mg_bwlock_state {
 	unsigned int holders;	/* acquisitions, all files */
