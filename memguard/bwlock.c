@@ -138,6 +138,28 @@ int mg_bwlock_acquire(struct mg_bwlock_file *bf,
 	return 0;
 }
 
+/**
+ * mg_bwlock_set_level() - a file changes the level of its most recent
+ * acquisition in place
+ * @bf: the file's part
+ * @level: checked by the caller (kind and range)
+ *
+ * One transition: the lock stays held, with the old level until the new
+ * one is in force, so no boundary can find it released in between (as
+ * one could between a release and an acquisition).
+ *
+ * Return: 0, or -EPERM when @bf holds nothing (nothing changes then).
+ */
+int mg_bwlock_set_level(struct mg_bwlock_file *bf,
+			const struct mg_bwlock_level *level)
+{
+	if (!bf->depth)
+		return -EPERM;
+	bf->level[bf->depth - 1] = *level;
+	mg_bwlock_changed(MG_BWLOCK_OP_CHANGE, mg_bwlock_holders);
+	return 0;
+}
+
 /* Drop @n of the file's most recent acquisitions. */
 static void mg_bwlock_drop(struct mg_bwlock_file *bf, unsigned int n, int op)
 {

@@ -49,12 +49,11 @@ static int mg_dev_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
+/* A level from userspace, checked whole: kind, flags and range. */
+static int mg_ioc_level(void __user *arg, struct mg_bwlock_level *level)
 {
 	struct memguard_bwlock req;
-	struct mg_bwlock_level level;
 	u64 max;
-	int ret;
 
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
@@ -68,10 +67,35 @@ static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
 		return -EINVAL;
 	if (!req.value || req.value > max)
 		return -ERANGE;
-	level.kind = req.kind;
-	level.value = req.value;
+	level->kind = req.kind;
+	level->value = req.value;
+	return 0;
+}
+
+static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
+{
+	struct mg_bwlock_level level;
+	int ret;
+
+	ret = mg_ioc_level(arg, &level);
+	if (ret)
+		return ret;
 	mg_lock();
 	ret = mg_bwlock_acquire(bf, &level);
+	mg_unlock();
+	return ret;
+}
+
+static long mg_ioc_set_level(struct mg_bwlock_file *bf, void __user *arg)
+{
+	struct mg_bwlock_level level;
+	int ret;
+
+	ret = mg_ioc_level(arg, &level);
+	if (ret)
+		return ret;
+	mg_lock();
+	ret = mg_bwlock_set_level(bf, &level);
 	mg_unlock();
 	return ret;
 }
@@ -113,6 +137,8 @@ static long mg_dev_ioctl(struct file *filp, unsigned int cmd,
 	switch (cmd) {
 	case MEMGUARD_BWLOCK_ACQUIRE:
 		return mg_ioc_acquire(bf, uarg);
+	case MEMGUARD_BWLOCK_SET_LEVEL:
+		return mg_ioc_set_level(bf, uarg);
 	case MEMGUARD_BWLOCK_RELEASE:
 		return mg_ioc_release(bf);
 	case MEMGUARD_BWLOCK_GET:

@@ -181,7 +181,10 @@ void mg_reset_stats(unsigned int cpu);
  * bwlock.c; callers hold mg_lock(), but for mg_bwlock_file_new() and
  * mg_bwlock_file_release(). The transitions, as the trace shows them:
  */
-enum { MG_BWLOCK_OP_ACQUIRE, MG_BWLOCK_OP_RELEASE, MG_BWLOCK_OP_CLOSE };
+enum {
+	MG_BWLOCK_OP_ACQUIRE, MG_BWLOCK_OP_RELEASE, MG_BWLOCK_OP_CLOSE,
+	MG_BWLOCK_OP_CHANGE,
+};
 
 struct mg_bwlock_file;
 struct mg_bwlock_level {
@@ -229,6 +232,8 @@ struct mg_bwlock_file *mg_bwlock_file_new(void);
 void mg_bwlock_file_release(struct mg_bwlock_file *bf);
 int mg_bwlock_acquire(struct mg_bwlock_file *bf,
 		      const struct mg_bwlock_level *level);
+int mg_bwlock_set_level(struct mg_bwlock_file *bf,
+			const struct mg_bwlock_level *level);
 int mg_bwlock_release(struct mg_bwlock_file *bf);
 unsigned int mg_bwlock_depth(const struct mg_bwlock_file *bf);
 void mg_bwlock_state(struct mg_bwlock_state *st);

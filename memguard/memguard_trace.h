@@ -86,8 +86,9 @@ TRACE_EVENT(memguard_period,
 );
 
 /*
- * The bandwidth lock changed: an acquisition, a release, or the
- * acquisitions a closed file still held (op) by process pid; the
+ * The bandwidth lock changed: an acquisition, a release, the
+ * acquisitions a closed file still held, or a change of a held level in
+ * place (op) by process pid; the
  * acquisitions counted after it and the level in force (per mille of the
  * budgets, 1000: none; MB/s cap, 0: none); held_ns when the lock ended.
  */
@@ -108,7 +109,7 @@ TRACE_EVENT(memguard_bwlock,
 			   __entry->held_ns = held_ns;),
 	    TP_printk("op=%s pid=%d holders=%u permille=%u mbps=%llu held_ns=%llu",
 		      __print_symbolic(__entry->op, { 0, "acquire" }, { 1, "release" },
-				       { 2, "close" }),
+				       { 2, "close" }, { 3, "change" }),
 		      __entry->pid, __entry->holders, __entry->permille,
 		      __entry->mbps, __entry->held_ns)
 );

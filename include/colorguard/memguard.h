@@ -59,9 +59,9 @@ struct memguard_bwlock_info {
  * Errnos, the convention of <colorguard/mm_color.h>: EINVAL for flags
  * other than 0 or an unknown kind, ERANGE for a value outside the kind's
  * range, EFAULT for a bad address, EBUSY when the file already holds
- * MEMGUARD_BWLOCK_DEPTH_MAX acquisitions, EPERM for a release by a file
- * that holds nothing (as pthread_mutex_unlock()), ENOTTY for an unknown
- * request. A rejected call changes nothing.
+ * MEMGUARD_BWLOCK_DEPTH_MAX acquisitions, EPERM for a release or a level
+ * change by a file that holds nothing (as pthread_mutex_unlock()),
+ * ENOTTY for an unknown request. A rejected call changes nothing.
  */
 
 /* Take the lock (once more) at a level. */
@@ -70,5 +70,13 @@ struct memguard_bwlock_info {
 #define MEMGUARD_BWLOCK_RELEASE	_IO(MEMGUARD_IOC_MAGIC, 0x21)
 /* Read the lock's state. */
 #define MEMGUARD_BWLOCK_GET	_IOR(MEMGUARD_IOC_MAGIC, 0x22, struct memguard_bwlock_info)
+/*
+ * Change the level of this file's most recent acquisition in place, in
+ * one step: the lock stays held throughout, so no period boundary can
+ * find it released between the old level and the new one, as it can
+ * between a RELEASE and an ACQUIRE. The level is checked as ACQUIRE's;
+ * EPERM when the file holds nothing.
+ */
+#define MEMGUARD_BWLOCK_SET_LEVEL _IOW(MEMGUARD_IOC_MAGIC, 0x23, struct memguard_bwlock)
 
 #endif /* _COLORGUARD_MEMGUARD_H */
