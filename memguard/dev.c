@@ -118,6 +118,8 @@ static long mg_ioc_get(struct mg_bwlock_file *bf, void __user *arg)
 	mg_lock();
 	mg_bwlock_state(&st);
 	info.depth = mg_bwlock_depth(bf);
+	if (mg_bwlock_expired(bf))
+		info.flags |= MEMGUARD_BWLOCK_INFO_EXPIRED;
 	mg_unlock();
 	info.holders = st.holders;
 	info.level_permille = st.permille;

@@ -19,7 +19,8 @@
  *
  * Lock order: cpus_read_lock(), mg_config_lock (which also protects the
  * bandwidth lock's holders), a CPU's mg_cpu.lock, then the spinlocks of
- * period.c and reclaim.c.
+ * period.c and reclaim.c. The bandwidth lock's expiry work (bwlock.c)
+ * takes the first two; it is cancelled with _sync only without them.
  */
 #ifndef MEMGUARD_H
 #define MEMGUARD_H
@@ -178,12 +179,12 @@ int mg_set_hold_priority(u32 prio);
 void mg_reset_stats(unsigned int cpu);
 
 /*
- * bwlock.c; callers hold mg_lock(), but for mg_bwlock_file_new() and
- * mg_bwlock_file_release(). The transitions, as the trace shows them:
+ * bwlock.c; callers hold mg_lock(), but for mg_bwlock_file_new(),
+ * mg_bwlock_file_release() and mg_bwlock_max_hold(). The transitions, as the trace shows them:
  */
 enum {
 	MG_BWLOCK_OP_ACQUIRE, MG_BWLOCK_OP_RELEASE, MG_BWLOCK_OP_CLOSE,
-	MG_BWLOCK_OP_CHANGE,
+	MG_BWLOCK_OP_CHANGE, MG_BWLOCK_OP_EXPIRE,
 };
 
 struct mg_bwlock_file;
@@ -226,6 +227,7 @@ struct mg_bwlock_state {
 	u64 mbps;		/* in force; 0 when none */
 	u64 held_ns;		/* since load, the current hold included */
 	u64 acquisitions;	/* since load */
+	u64 forced_releases;	/* holds ended by the maximum hold time */
 };
 
 struct mg_bwlock_file *mg_bwlock_file_new(void);
@@ -236,7 +238,10 @@ int mg_bwlock_set_level(struct mg_bwlock_file *bf,
 			const struct mg_bwlock_level *level);
 int mg_bwlock_release(struct mg_bwlock_file *bf);
 unsigned int mg_bwlock_depth(const struct mg_bwlock_file *bf);
+bool mg_bwlock_expired(const struct mg_bwlock_file *bf);
 void mg_bwlock_state(struct mg_bwlock_state *st);
+void mg_bwlock_set_max_hold(u32 ms);
+u32 mg_bwlock_max_hold(void);
 
 /* dev.c */
 int mg_dev_init(void);

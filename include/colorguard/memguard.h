@@ -9,7 +9,9 @@
  * (nested acquisitions on one file and acquisitions on several files are
  * all counted) and ends when the last one is released, by
  * MEMGUARD_BWLOCK_RELEASE or when the file's last reference is closed
- * (also when its task is killed). The budgets configured in sysfs are
+ * (also when its task is killed). A file's hold, from its first
+ * acquisition on, lasts at most /sys/kernel/memguard/bwlock_max_hold_ms:
+ * then the module drops all of the file's acquisitions. The budgets configured in sysfs are
  * never changed: they apply again from the boundary after the end.
  * Documentation/ABI/testing/sysfs-kernel-memguard describes the device,
  * its permissions and the sysfs files that show the lock.
@@ -48,10 +50,18 @@ struct memguard_bwlock_info {
 	__u32 holders;		/* acquisitions counted, all files */
 	__u32 depth;		/* acquisitions of this file */
 	__u32 level_permille;	/* in force: 1000 when none */
-	__u32 reserved;		/* 0 */
+	__u32 flags;		/* MEMGUARD_BWLOCK_INFO_*; was reserved (0) */
 	__u64 level_mbps;	/* in force: 0 when none */
 	__u64 held_ns;		/* total time held since load, the current hold too */
 };
+
+/*
+ * memguard_bwlock_info.flags: the module ended this file's hold, because
+ * it lasted longer than /sys/kernel/memguard/bwlock_max_hold_ms; all of
+ * the file's acquisitions were dropped. Cleared by the file's next
+ * ACQUIRE, RELEASE or SET_LEVEL, which fails with ETIMEDOUT instead.
+ */
+#define MEMGUARD_BWLOCK_INFO_EXPIRED	(1U << 0)
 
 #define MEMGUARD_IOC_MAGIC	0xCC
 
@@ -61,7 +71,9 @@ struct memguard_bwlock_info {
  * range, EFAULT for a bad address, EBUSY when the file already holds
  * MEMGUARD_BWLOCK_DEPTH_MAX acquisitions, EPERM for a release or a level
  * change by a file that holds nothing (as pthread_mutex_unlock()),
- * ENOTTY for an unknown request. A rejected call changes nothing.
+ * ETIMEDOUT for the first ACQUIRE, RELEASE or SET_LEVEL after the module
+ * ended the file's hold (MEMGUARD_BWLOCK_INFO_EXPIRED), ENOTTY for an
+ * unknown request. A rejected call changes nothing.
  */
 
 /* Take the lock (once more) at a level. */
