@@ -130,13 +130,32 @@ static long mg_ioc_get(struct mg_bwlock_file *bf, void __user *arg)
 	return 0;
 }
 
+/*
+ * colorguard 0.1.0's request numbers (type 0xCC, taken by ibmvmc) as
+ * aliases of the current ones, for programs of that release. Remove in
+ * colorguard 0.3.0.
+ */
+static unsigned int mg_cmd_v0(unsigned int cmd)
+{
+	switch (cmd) {
+	case MEMGUARD_BWLOCK_ACQUIRE_V0:
+		return MEMGUARD_BWLOCK_ACQUIRE;
+	case MEMGUARD_BWLOCK_RELEASE_V0:
+		return MEMGUARD_BWLOCK_RELEASE;
+	case MEMGUARD_BWLOCK_GET_V0:
+		return MEMGUARD_BWLOCK_GET;
+	default:
+		return cmd;
+	}
+}
+
 static long mg_dev_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)
 {
 	struct mg_bwlock_file *bf = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
+	switch (mg_cmd_v0(cmd)) {
 	case MEMGUARD_BWLOCK_ACQUIRE:
 		return mg_ioc_acquire(bf, uarg);
 	case MEMGUARD_BWLOCK_SET_LEVEL:

@@ -61,9 +61,13 @@ struct memguard_bwlock_info {
  * the file's acquisitions were dropped. Cleared by the file's next
  * ACQUIRE, RELEASE or SET_LEVEL, which fails with ETIMEDOUT instead.
  */
-#define MEMGUARD_BWLOCK_INFO_EXPIRED	(1U << 0)
+#define MEMGUARD_BWLOCK_INFO_EXPIRED	0x1U
 
-#define MEMGUARD_IOC_MAGIC	0xCC
+/*
+ * ioctl numbers: type 0xC9, numbers 0x20-0x3F, next to /dev/mm-color's
+ * 0x00-0x1F (<colorguard/mm_color.h> says why that type).
+ */
+#define MEMGUARD_IOC_MAGIC	0xC9
 
 /*
  * Errnos, the convention of <colorguard/mm_color.h>: EINVAL for flags
@@ -90,5 +94,17 @@ struct memguard_bwlock_info {
  * EPERM when the file holds nothing.
  */
 #define MEMGUARD_BWLOCK_SET_LEVEL _IOW(MEMGUARD_IOC_MAGIC, 0x23, struct memguard_bwlock)
+
+/*
+ * colorguard 0.1.0's numbers: type 0xCC, which ioctl-number.rst gives to
+ * the pseries VMC driver (ibmvmc). memguard.ko accepts them as aliases of
+ * the numbers above for one more release: they go in colorguard 0.3.0.
+ * SET_LEVEL never had one. Do not use them in new code.
+ */
+#define MEMGUARD_IOC_MAGIC_V0		0xCC
+#define MEMGUARD_BWLOCK_ACQUIRE_V0	_IOW(MEMGUARD_IOC_MAGIC_V0, 0x20, struct memguard_bwlock)
+#define MEMGUARD_BWLOCK_RELEASE_V0	_IO(MEMGUARD_IOC_MAGIC_V0, 0x21)
+#define MEMGUARD_BWLOCK_GET_V0		_IOR(MEMGUARD_IOC_MAGIC_V0, 0x22, \
+					     struct memguard_bwlock_info)
 
 #endif /* _COLORGUARD_MEMGUARD_H */
