@@ -1,41 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/memguard: the bandwidth lock (bwlock.c) for tasks. Who may open
- * it (root, or the module's group, as /dev/mm-color), and its ioctls
- * (<colorguard/memguard.h>). The lock belongs to the open file, and the
- * file's release drops whatever it still holds, so a task that crashes
- * or is killed cannot leave the lock set.
+ * /dev/memguard: the bandwidth lock (bwlock.c) for tasks, and its ioctls
+ * (<colorguard/memguard.h>). Who may open it is the node's mode: root's,
+ * 0600, unless a udev rule (packaging/udev/) gives a group access. The
+ * lock belongs to the open file, and the file's release drops whatever
+ * it still holds, so a task that crashes or is killed cannot leave the
+ * lock set.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
-#include <linux/user_namespace.h>
 
 #include <colorguard/memguard.h>
 
 #include "memguard.h"
 
-static int mg_gid = -1;
-module_param_named(group, mg_gid, int, 0444);
-MODULE_PARM_DESC(group, "Group ID (initial user namespace) that may open /dev/memguard besides root (default: none)");
-/* mg_gid resolved once, at load, in the initial user namespace. */
-static kgid_t mg_kgid = INVALID_GID;
-
 static int mg_dev_open(struct inode *inode, struct file *filp)
 {
 	struct mg_bwlock_file *bf;
 
-	/*
-	 * capable() asks the initial user namespace, and the group is one
-	 * of it: a gid mapped in a user namespace the caller made is not a
-	 * way in.
-	 */
-	if (!capable(CAP_SYS_ADMIN) &&
-	    !(gid_valid(mg_kgid) && in_group_p(mg_kgid)))
-		return -EPERM;
 	bf = mg_bwlock_file_new();
 	if (!bf)
 		return -ENOMEM;
@@ -178,23 +162,25 @@ static const struct file_operations mg_fops = {
 	.llseek = noop_llseek,
 };
 
-/* open() does the permission check: root, or the module's group. */
+/*
+ * The node's mode is the permission check: root only, until udev's rule
+ * gives a group access (the VFS then checks the caller's groups, which
+ * a user namespace of the caller's own cannot add to).
+ */
 static struct miscdevice mg_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "memguard",
 	.fops = &mg_fops,
-	.mode = 0666,
+	.mode = 0600,
 };
 
 /**
- * mg_dev_init() - resolve the device group and register /dev/memguard
+ * mg_dev_init() - register /dev/memguard
  *
  * Return: 0 or a negative errno from misc_register().
  */
 int mg_dev_init(void)
 {
-	if (mg_gid >= 0)
-		mg_kgid = make_kgid(&init_user_ns, mg_gid);
 	return misc_register(&mg_misc);
 }
 
