@@ -1,41 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/memguard: the bandwidth lock (bwlock.c) for tasks. Who may open
- * it (root, or the module's group, as /dev/mm-color), and its ioctls
- * (<colorguard/memguard.h>). The lock belongs to the open file, and the
- * file's release drops whatever it still holds, so a task that crashes
- * or is killed cannot leave the lock set.
+ * /dev/memguard: the bandwidth lock (bwlock.c) for tasks, and its ioctls
+ * (<colorguard/memguard.h>). Who may open it is the node's mode: root's,
+ * 0600, unless a udev rule (packaging/udev/) gives a group access. The
+ * lock belongs to the open file, and the file's release drops whatever
+ * it still holds, so a task that crashes or is killed cannot leave the
+ * lock set.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/uaccess.h>
-#include <linux/user_namespace.h>
 
 #include <colorguard/memguard.h>
 
 #include "memguard.h"
 
-static int mg_gid = -1;
-module_param_named(group, mg_gid, int, 0444);
-MODULE_PARM_DESC(group, "Group ID (initial user namespace) that may open /dev/memguard besides root (default: none)");
-/* mg_gid resolved once, at load, in the initial user namespace. */
-static kgid_t mg_kgid = INVALID_GID;
-
 static int mg_dev_open(struct inode *inode, struct file *filp)
 {
 	struct mg_bwlock_file *bf;
 
-	/*
-	 * capable() asks the initial user namespace, and the group is one
-	 * of it: a gid mapped in a user namespace the caller made is not a
-	 * way in.
-	 */
-	if (!capable(CAP_SYS_ADMIN) &&
-	    !(gid_valid(mg_kgid) && in_group_p(mg_kgid)))
-		return -EPERM;
 	bf = mg_bwlock_file_new();
 	if (!bf)
 		return -ENOMEM;
@@ -49,12 +33,11 @@ static int mg_dev_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
+/* A level from userspace, checked whole: kind, flags and range. */
+static int mg_ioc_level(void __user *arg, struct mg_bwlock_level *level)
 {
 	struct memguard_bwlock req;
-	struct mg_bwlock_level level;
 	u64 max;
-	int ret;
 
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
@@ -68,10 +51,35 @@ static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
 		return -EINVAL;
 	if (!req.value || req.value > max)
 		return -ERANGE;
-	level.kind = req.kind;
-	level.value = req.value;
+	level->kind = req.kind;
+	level->value = req.value;
+	return 0;
+}
+
+static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
+{
+	struct mg_bwlock_level level;
+	int ret;
+
+	ret = mg_ioc_level(arg, &level);
+	if (ret)
+		return ret;
 	mg_lock();
 	ret = mg_bwlock_acquire(bf, &level);
+	mg_unlock();
+	return ret;
+}
+
+static long mg_ioc_set_level(struct mg_bwlock_file *bf, void __user *arg)
+{
+	struct mg_bwlock_level level;
+	int ret;
+
+	ret = mg_ioc_level(arg, &level);
+	if (ret)
+		return ret;
+	mg_lock();
+	ret = mg_bwlock_set_level(bf, &level);
 	mg_unlock();
 	return ret;
 }
@@ -94,6 +102,8 @@ static long mg_ioc_get(struct mg_bwlock_file *bf, void __user *arg)
 	mg_lock();
 	mg_bwlock_state(&st);
 	info.depth = mg_bwlock_depth(bf);
+	if (mg_bwlock_expired(bf))
+		info.flags |= MEMGUARD_BWLOCK_INFO_EXPIRED;
 	mg_unlock();
 	info.holders = st.holders;
 	info.level_permille = st.permille;
@@ -104,15 +114,36 @@ static long mg_ioc_get(struct mg_bwlock_file *bf, void __user *arg)
 	return 0;
 }
 
+/*
+ * colorguard 0.1.0's request numbers (type 0xCC, taken by ibmvmc) as
+ * aliases of the current ones, for programs of that release. Remove in
+ * colorguard 0.3.0.
+ */
+static unsigned int mg_cmd_v0(unsigned int cmd)
+{
+	switch (cmd) {
+	case MEMGUARD_BWLOCK_ACQUIRE_V0:
+		return MEMGUARD_BWLOCK_ACQUIRE;
+	case MEMGUARD_BWLOCK_RELEASE_V0:
+		return MEMGUARD_BWLOCK_RELEASE;
+	case MEMGUARD_BWLOCK_GET_V0:
+		return MEMGUARD_BWLOCK_GET;
+	default:
+		return cmd;
+	}
+}
+
 static long mg_dev_ioctl(struct file *filp, unsigned int cmd,
 			 unsigned long arg)
 {
 	struct mg_bwlock_file *bf = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
+	switch (mg_cmd_v0(cmd)) {
 	case MEMGUARD_BWLOCK_ACQUIRE:
 		return mg_ioc_acquire(bf, uarg);
+	case MEMGUARD_BWLOCK_SET_LEVEL:
+		return mg_ioc_set_level(bf, uarg);
 	case MEMGUARD_BWLOCK_RELEASE:
 		return mg_ioc_release(bf);
 	case MEMGUARD_BWLOCK_GET:
@@ -131,23 +162,25 @@ static const struct file_operations mg_fops = {
 	.llseek = noop_llseek,
 };
 
-/* open() does the permission check: root, or the module's group. */
+/*
+ * The node's mode is the permission check: root only, until udev's rule
+ * gives a group access (the VFS then checks the caller's groups, which
+ * a user namespace of the caller's own cannot add to).
+ */
 static struct miscdevice mg_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "memguard",
 	.fops = &mg_fops,
-	.mode = 0666,
+	.mode = 0600,
 };
 
 /**
- * mg_dev_init() - resolve the device group and register /dev/memguard
+ * mg_dev_init() - register /dev/memguard
  *
  * Return: 0 or a negative errno from misc_register().
  */
 int mg_dev_init(void)
 {
-	if (mg_gid >= 0)
-		mg_kgid = make_kgid(&init_user_ns, mg_gid);
 	return misc_register(&mg_misc);
 }
 

@@ -46,6 +46,9 @@ MODULE_PARM_DESC(monitor, "Measure and report every CPU's use, never hold a CPU 
 static unsigned int hold_priority = MG_HOLD_PRIO_DEFAULT;
 module_param(hold_priority, uint, 0444);
 MODULE_PARM_DESC(hold_priority, "SCHED_FIFO priority of the holder threads (1..99, default 48): RT tasks above it run through holds");
+static unsigned int bwlock_max_hold_ms = MG_BWLOCK_MAX_HOLD_MS_DEFAULT;
+module_param(bwlock_max_hold_ms, uint, 0444);
+MODULE_PARM_DESC(bwlock_max_hold_ms, "Longest hold of the bandwidth lock by one open file, in ms (1..3600000, default 10000)");
 
 /* critical= and budgets=, for any possible CPU; a bad value is logged. */
 static int __init mg_params_apply(void)
@@ -144,13 +147,24 @@ static int __init memguard_init(void)
 		       MG_HOLD_PRIO_MIN, MG_HOLD_PRIO_MAX);
 		return -ERANGE;
 	}
+	if (mg_bwlock_max_hold_check(bwlock_max_hold_ms)) {
+		pr_err("bwlock_max_hold_ms=%u: must be %u..%u\n",
+		       bwlock_max_hold_ms, MG_BWLOCK_MAX_HOLD_MS_MIN,
+		       MG_BWLOCK_MAX_HOLD_MS_MAX);
+		return -ERANGE;
+	}
 	mg_config.period_us = period_us;
 	mg_config.line_size = line_size;
 	mg_config.hold_priority = hold_priority;
 	mg_config.reclaim = reclaim;
 	mg_config.enabled = enable;
 	mg_config.monitor = monitor;
-	mg_config.bwlock_permille = MEMGUARD_BWLOCK_PERMILLE_MAX;
+	atomic64_set(&mg_config.bwlock_level,
+		     MG_BWLOCK_PACK(MEMGUARD_BWLOCK_PERMILLE_MAX, 0));
+	/* No file is open yet: nothing else takes the lock. */
+	mg_lock();
+	mg_bwlock_set_max_hold(bwlock_max_hold_ms);
+	mg_unlock();
 	mg_timebase_set(period_us);
 	mg_regulate_init();
 

@@ -19,11 +19,13 @@
  *
  * Lock order: cpus_read_lock(), mg_config_lock (which also protects the
  * bandwidth lock's holders), a CPU's mg_cpu.lock, then the spinlocks of
- * period.c and reclaim.c.
+ * period.c and reclaim.c. The bandwidth lock's expiry work (bwlock.c)
+ * takes the first two; it is cancelled with _sync only without them.
  */
 #ifndef MEMGUARD_H
 #define MEMGUARD_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
@@ -156,10 +158,12 @@ struct mg_config {
 	/*
 	 * The bandwidth lock's level in force (bwlock.c), applied to the
 	 * non-critical CPUs' budgets at each boundary (period.c): per mille
-	 * of their budgets (1000: none) and a cap in MB/s (0: none).
+	 * of their budgets (1000: none) and a cap in MB/s (0: none), packed
+	 * into one word (MG_BWLOCK_PACK()) so that it is written and read
+	 * in one access: a boundary never sees one half of a change.
+	 * Read it through mg_bwlock_in_force().
 	 */
-	u32 bwlock_permille;
-	u64 bwlock_mbps;
+	atomic64_t bwlock_level;
 	u32 period_us;
 	u32 line_size;
 	u32 hold_priority;
@@ -193,16 +197,46 @@ int mg_set_hold_priority(u32 prio);
 void mg_reset_stats(unsigned int cpu);
 
 /*
- * bwlock.c; callers hold mg_lock(), but for mg_bwlock_file_new() and
- * mg_bwlock_file_release(). The transitions, as the trace shows them:
+ * bwlock.c; callers hold mg_lock(), but for mg_bwlock_file_new(),
+ * mg_bwlock_file_release() and mg_bwlock_max_hold(). The transitions, as the trace shows them:
  */
-enum { MG_BWLOCK_OP_ACQUIRE, MG_BWLOCK_OP_RELEASE, MG_BWLOCK_OP_CLOSE };
+enum {
+	MG_BWLOCK_OP_ACQUIRE, MG_BWLOCK_OP_RELEASE, MG_BWLOCK_OP_CLOSE,
+	MG_BWLOCK_OP_CHANGE, MG_BWLOCK_OP_EXPIRE,
+};
 
 struct mg_bwlock_file;
 struct mg_bwlock_level {
 	u32 kind;		/* MEMGUARD_BWLOCK_PERMILLE or _MBPS */
 	u64 value;
 };
+
+/* A level in force: per mille (1000: none) and MB/s cap (0: none). */
+struct mg_bwlock_in_force {
+	u32 permille;
+	u64 mbps;
+};
+
+/* mg_config.bwlock_level: MB/s (< 2^32) above, per mille below. */
+#define MG_BWLOCK_PACK(permille, mbps)	(((u64)(mbps) << 32) | (u32)(permille))
+
+/**
+ * mg_bwlock_in_force() - the bandwidth lock's level in force
+ *
+ * One read of the word bwlock.c writes once per change, so both halves
+ * belong to the same level. Any context, no lock. Inline here rather
+ * than in bwlock.c because period.c, below it in the list above, reads
+ * it at every boundary.
+ *
+ * Return: the level: per mille of the budgets and the MB/s cap.
+ */
+static inline struct mg_bwlock_in_force mg_bwlock_in_force(void)
+{
+	u64 v = atomic64_read(&mg_config.bwlock_level);
+
+	return (struct mg_bwlock_in_force){ .permille = (u32)v,
+					     .mbps = v >> 32 };
+}
 
 struct mg_bwlock_state {
 	unsigned int holders;	/* acquisitions, all files */
@@ -211,15 +245,21 @@ struct mg_bwlock_state {
 	u64 mbps;		/* in force; 0 when none */
 	u64 held_ns;		/* since load, the current hold included */
 	u64 acquisitions;	/* since load */
+	u64 forced_releases;	/* holds ended by the maximum hold time */
 };
 
 struct mg_bwlock_file *mg_bwlock_file_new(void);
 void mg_bwlock_file_release(struct mg_bwlock_file *bf);
 int mg_bwlock_acquire(struct mg_bwlock_file *bf,
 		      const struct mg_bwlock_level *level);
+int mg_bwlock_set_level(struct mg_bwlock_file *bf,
+			const struct mg_bwlock_level *level);
 int mg_bwlock_release(struct mg_bwlock_file *bf);
 unsigned int mg_bwlock_depth(const struct mg_bwlock_file *bf);
+bool mg_bwlock_expired(const struct mg_bwlock_file *bf);
 void mg_bwlock_state(struct mg_bwlock_state *st);
+void mg_bwlock_set_max_hold(u32 ms);
+u32 mg_bwlock_max_hold(void);
 
 /* dev.c */
 int mg_dev_init(void);

@@ -117,6 +117,9 @@ TRACE_EVENT(memguard_stalled,
  * acquisitions a closed file still held (op) by process pid; the
  * acquisitions counted after it and the level in force (per mille of the
  * budgets, 1000: none; MB/s cap, 0: none); held_ns when the lock ended.
+ * op is also "change", a held level changed in place (SET_LEVEL), and
+ * "expire", a file's acquisitions dropped by the module because its hold
+ * outlasted bwlock_max_hold_ms (pid: the process that started the hold).
  */
 TRACE_EVENT(memguard_bwlock,
 	    TP_PROTO(int op, pid_t pid, unsigned int holders, u32 permille, u64 mbps, u64 held_ns),
@@ -135,7 +138,8 @@ TRACE_EVENT(memguard_bwlock,
 			   __entry->held_ns = held_ns;),
 	    TP_printk("op=%s pid=%d holders=%u permille=%u mbps=%llu held_ns=%llu",
 		      __print_symbolic(__entry->op, { 0, "acquire" }, { 1, "release" },
-				       { 2, "close" }),
+				       { 2, "close" }, { 3, "change" },
+				       { 4, "expire" }),
 		      __entry->pid, __entry->holders, __entry->permille,
 		      __entry->mbps, __entry->held_ns)
 );

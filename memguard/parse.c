@@ -293,3 +293,16 @@ int mg_hold_priority_check(u32 prio)
 {
 	return prio < MG_HOLD_PRIO_MIN || prio > MG_HOLD_PRIO_MAX ? -ERANGE : 0;
 }
+
+/**
+ * mg_bwlock_max_hold_check() - is this a maximum hold time memguard takes?
+ * @ms: milliseconds
+ *
+ * Return: 0, or -ERANGE outside
+ * MG_BWLOCK_MAX_HOLD_MS_MIN..MG_BWLOCK_MAX_HOLD_MS_MAX.
+ */
+int mg_bwlock_max_hold_check(u32 ms)
+{
+	return ms < MG_BWLOCK_MAX_HOLD_MS_MIN ||
+	       ms > MG_BWLOCK_MAX_HOLD_MS_MAX ? -ERANGE : 0;
+}

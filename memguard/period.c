@@ -87,8 +87,9 @@ static u64 mg_period_index(struct mg_cpu *mc, ktime_t now)
 static u64 mg_bwlock_cap(const struct mg_cpu *mc, u64 events, u64 period_us,
 			 u32 line)
 {
-	u32 permille = READ_ONCE(mg_config.bwlock_permille);
-	u64 mbps = READ_ONCE(mg_config.bwlock_mbps);
+	struct mg_bwlock_in_force lvl = mg_bwlock_in_force();
+	u32 permille = lvl.permille;
+	u64 mbps = lvl.mbps;
 	struct mg_budget cap = { .kind = MG_BUDGET_MBPS, .value = mbps };
 
 	if (mc->critical)

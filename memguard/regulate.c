@@ -226,7 +226,7 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 			if (mc->event[s] &&
 			    (mg_config.monitor ||
 			     (!mc->critical &&
-			      (mg_config.bwlock_mbps ||
+			      (mg_bwlock_in_force().mbps ||
 			       mc->budget[s].kind != MG_BUDGET_UNLIMITED))))
 				armed = true;
 	if (armed == mc->armed && !force)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The files of /sys/kernel/memguard/ itself: status, the switches, the
- * period, line size, holder priority, the two events, the budget list, the
+ * period, line size, holder priority, the bandwidth lock's maximum hold
+ * time, the two events, the budget list, the
  * critical CPUs and reset_stats; monitor, and the bandwidth lock's folder
  * bwlock/. Each is a show, a parse and an apply;
  * sysfs.c runs them (struct mg_file in sysfs.h).
@@ -175,6 +176,30 @@ static int mg_line_size_parse(struct mg_write *w)
 static int mg_line_size_apply(struct mg_write *w)
 {
 	mg_set_line_size(w->val.num);
+	return 0;
+}
+
+static ssize_t mg_bwlock_max_hold_show(const struct mg_file *file,
+				       unsigned int unused, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", mg_bwlock_max_hold());
+}
+
+static int mg_bwlock_max_hold_parse(struct mg_write *w)
+{
+	int ret = kstrtou32(w->in, 10, &w->val.num);
+
+	if (!ret)
+		ret = mg_bwlock_max_hold_check(w->val.num);
+	if (ret)
+		mg_why(w, "expected %u..%u milliseconds",
+		       MG_BWLOCK_MAX_HOLD_MS_MIN, MG_BWLOCK_MAX_HOLD_MS_MAX);
+	return ret;
+}
+
+static int mg_bwlock_max_hold_apply(struct mg_write *w)
+{
+	mg_bwlock_set_max_hold(w->val.num);
 	return 0;
 }
 
@@ -384,6 +409,9 @@ MG_FILE_RW(mg_file_line_size, "line_size", MG_READ, mg_line_size_show,
 MG_FILE_RW(mg_file_hold_priority, "hold_priority", MG_READ,
 	   mg_hold_priority_show, mg_hold_priority_parse,
 	   mg_hold_priority_apply);
+MG_FILE_RW(mg_file_bwlock_max_hold, "bwlock_max_hold_ms", MG_READ,
+	   mg_bwlock_max_hold_show, mg_bwlock_max_hold_parse,
+	   mg_bwlock_max_hold_apply);
 MG_FILE_RW(mg_file_read_event, "read_event", MG_READ, mg_event_show,
 	   mg_event_parse_write, mg_event_apply);
 MG_FILE_RW(mg_file_write_event, "write_event", MG_WRITE, mg_event_show,
@@ -403,6 +431,7 @@ static struct attribute *mg_global_attrs[] = {
 	&mg_file_period_us.attr,
 	&mg_file_line_size.attr,
 	&mg_file_hold_priority.attr,
+	&mg_file_bwlock_max_hold.attr,
 	&mg_file_read_event.attr,
 	&mg_file_write_event.attr,
 	&mg_file_budgets.attr,
@@ -421,7 +450,7 @@ const struct attribute_group mg_global_group = {
  */
 enum {
 	MG_BW_STATE, MG_BW_HOLDERS, MG_BW_FILES, MG_BW_PERMILLE, MG_BW_MBPS,
-	MG_BW_HELD_NS, MG_BW_ACQUISITIONS
+	MG_BW_HELD_NS, MG_BW_ACQUISITIONS, MG_BW_FORCED
 };
 
 static ssize_t mg_bwlock_show(const struct mg_file *file, unsigned int unused,
@@ -447,6 +476,8 @@ static ssize_t mg_bwlock_show(const struct mg_file *file, unsigned int unused,
 		return sysfs_emit(buf, "%llu\n", st.mbps);
 	case MG_BW_HELD_NS:
 		return sysfs_emit(buf, "%llu\n", st.held_ns);
+	case MG_BW_FORCED:
+		return sysfs_emit(buf, "%llu\n", st.forced_releases);
 	default:
 		return sysfs_emit(buf, "%llu\n", st.acquisitions);
 	}
@@ -466,6 +497,7 @@ MG_BWLOCK_FILE(level_permille, MG_BW_PERMILLE);
 MG_BWLOCK_FILE(level_mbps, MG_BW_MBPS);
 MG_BWLOCK_FILE(held_ns, MG_BW_HELD_NS);
 MG_BWLOCK_FILE(acquisitions, MG_BW_ACQUISITIONS);
+MG_BWLOCK_FILE(forced_releases, MG_BW_FORCED);
 
 static struct attribute *mg_bwlock_attrs[] = {
 	&mg_bw_state.attr,
@@ -475,6 +507,7 @@ static struct attribute *mg_bwlock_attrs[] = {
 	&mg_bw_level_mbps.attr,
 	&mg_bw_held_ns.attr,
 	&mg_bw_acquisitions.attr,
+	&mg_bw_forced_releases.attr,
 	NULL,
 };
 

@@ -1,36 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/mm-color and its preset nodes as device files: who may open them
- * (root, or the module's group), the file operations both kinds share,
- * and the registration at load and unload. A file carries a color mask
- * (file.c); MAP_SHARED mappings of it are filled on fault with zeroed
- * pages of the mask's colors (mapping.c).
+ * /dev/mm-color and its preset nodes as device files: the file operations
+ * both kinds share, and the registration at load and unload. Who may
+ * open them is the nodes' mode: root's, 0600 (MMC_DEV_MODE), unless a
+ * udev rule (packaging/udev/) gives a group access. A file carries a
+ * color mask (file.c); MAP_SHARED mappings of it are filled on fault
+ * with zeroed pages of the mask's colors (mapping.c).
  */
-#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/user_namespace.h>
 
 #include "dev.h"
-
-static int mmc_gid = -1;
-module_param_named(group, mmc_gid, int, 0444);
-MODULE_PARM_DESC(group, "Group ID (initial user namespace) that may open /dev/mm-color besides root (default: none)");
-/* mmc_gid resolved once, at load, in the initial user namespace. */
-static kgid_t mmc_kgid = INVALID_GID;
 
 static int mmc_dev_open(struct inode *inode, struct file *filp)
 {
 	struct mmc_file *mf;
 
-	/*
-	 * The group is the one of the initial namespace: a gid mapped in a
-	 * user namespace the caller made is not a way in.
-	 */
-	if (!capable(CAP_SYS_ADMIN) &&
-	    !(gid_valid(mmc_kgid) && in_group_p(mmc_kgid)))
-		return -EPERM;
 	mf = mmc_file_new();
 	if (!mf)
 		return -ENOMEM;
@@ -82,23 +68,20 @@ const struct file_operations mmc_preset_fops = {
 	.llseek = noop_llseek,
 };
 
-/* open() does the permission check: root, or the module's group. */
 static struct miscdevice mmc_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "mm-color",
 	.fops = &mmc_fops,
-	.mode = 0666,
+	.mode = MMC_DEV_MODE,
 };
 
 /**
- * mmc_dev_init() - resolve the device group and register /dev/mm-color
+ * mmc_dev_init() - register /dev/mm-color
  *
  * Return: 0 or a negative errno from misc_register().
  */
 int mmc_dev_init(void)
 {
-	if (mmc_gid >= 0)
-		mmc_kgid = make_kgid(&init_user_ns, mmc_gid);
 	return misc_register(&mmc_misc);
 }
 

@@ -39,6 +39,12 @@ struct mmc_file {
  * file that raced a removal keeps working after the node is gone.
  */
 #define MMC_MAX_PRESETS		32
+/*
+ * Mode of /dev/mm-color and the preset nodes: root's only. A udev rule
+ * (packaging/udev/60-colorguard.rules) gives a group access; the VFS
+ * checks it at open().
+ */
+#define MMC_DEV_MODE		0600
 #define MMC_PRESET_NAME_MAX	31
 
 struct mmc_preset {

@@ -190,11 +190,34 @@ static long mmc_get_info(struct mmc_file *mf, void __user *arg)
 	return 0;
 }
 
+/*
+ * colorguard 0.1.0's request numbers (type 0xCC, taken by ibmvmc) as
+ * aliases of the current ones, for programs of that release. Remove in
+ * colorguard 0.3.0.
+ */
+static unsigned int mmc_cmd_v0(unsigned int cmd)
+{
+	switch (cmd) {
+	case MM_COLOR_SET_LIST_V0:
+		return MM_COLOR_SET_LIST;
+	case MM_COLOR_SET_BITMAP_V0:
+		return MM_COLOR_SET_BITMAP;
+	case MM_COLOR_GET_BITMAP_V0:
+		return MM_COLOR_GET_BITMAP;
+	case MM_COLOR_GET_INFO_V0:
+		return MM_COLOR_GET_INFO;
+	default:
+		return cmd;
+	}
+}
+
 /**
  * mmc_file_ioctl() - the ioctls of <colorguard/mm_color.h>
  * @filp: an mm-color file
  * @cmd: MM_COLOR_SET_LIST, _SET_BITMAP, _GET_BITMAP or _GET_INFO
  * @arg: the request in user memory
+ *
+ * The numbers of colorguard 0.1.0 are accepted too, until 0.3.0.
  *
  * Return: 0 or the command's error; -EPERM for a preset's file setting a
  * mask, -ENOTTY for another command.
@@ -204,6 +227,7 @@ long mmc_file_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	struct mmc_file *mf = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 
+	cmd = mmc_cmd_v0(cmd);
 	/* A preset's mask is the point of its node: it stays. */
 	if (mf->preset && (cmd == MM_COLOR_SET_LIST || cmd == MM_COLOR_SET_BITMAP))
 		return -EPERM;

@@ -110,7 +110,7 @@ static int mmc_preset_add(const char *name, const char *colors,
 	p->misc.minor = MISC_DYNAMIC_MINOR;
 	p->misc.name = p->devname;
 	p->misc.fops = &mmc_preset_fops;
-	p->misc.mode = 0666;
+	p->misc.mode = MMC_DEV_MODE;
 
 	mutex_lock(&mmc_presets_lock);
 	if (mmc_preset_find(name)) {

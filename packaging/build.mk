@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Installing and packaging (see README, "Install on your board"):
 #   make install DESTDIR=...  the tool, critbench and the interference
-#                             runner, man pages, systemd units, the example
-#                             /etc/colorguard/system.cfg, examples, docs
+#                             runner, man pages, systemd units, the udev
+#                             rule and sysusers group of the device nodes,
+#                             the example /etc/colorguard/system.cfg,
+#                             examples, docs
 #   make dkms-src DKMS_DEST=DIR   the DKMS source set (dkms.conf, Kbuild,
 #                             include/, hv-color/, mm-color/, memguard/)
 #   make dkms-install         dkms-src into /usr/src/colorguard-VERSION, then
@@ -23,6 +25,8 @@ PKG_UPSTREAM := $(firstword $(subst -, ,$(PKG_VERSION)))
 PREFIX ?= /usr
 SYSTEMD_UNITDIR ?= /lib/systemd/system
 SYSTEMD_GENERATORDIR ?= /lib/systemd/system-generators
+UDEV_RULESDIR ?= /lib/udev/rules.d
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 DIST := $(BUILD)/dist
 # The packaged programs are built with the distribution's flags
 # (debian/rules passes dpkg-buildflags' hardening flags here).
@@ -84,6 +88,10 @@ install: dist
 		$(DESTDIR)$(SYSTEMD_GENERATORDIR)/colorguard-generator
 	install -D -m 0644 packaging/system.cfg $(DESTDIR)/etc/colorguard/system.cfg
 	install -D -m 0644 packaging/modprobe.conf $(DESTDIR)/etc/modprobe.d/colorguard.conf
+	install -D -m 0644 packaging/udev/60-colorguard.rules \
+		$(DESTDIR)$(UDEV_RULESDIR)/60-colorguard.rules
+	install -D -m 0644 packaging/sysusers/colorguard.conf \
+		$(DESTDIR)$(SYSUSERSDIR)/colorguard.conf
 	install -d $(DESTDIR)$(PREFIX)/share/doc/colorguard/examples \
 		$(DESTDIR)$(PREFIX)/share/doc/colorguard/ABI
 	install -m 0644 $(PKG_EXAMPLES) $(DESTDIR)$(PREFIX)/share/doc/colorguard/examples/

@@ -8,7 +8,11 @@
  * copy of the state is the truth; the comm region only mirrors it, since
  * the inmate can write there too. At most one acquisition per cell, and
  * none after the cell ends: its file is closed then, which ends every
- * acquisition it had (as it does when the runner dies).
+ * acquisition it had (as it does when the runner dies). A change of
+ * level is one MEMGUARD_BWLOCK_SET_LEVEL, so that no period boundary
+ * finds the lock free in between (a release then an acquisition left it
+ * free for a moment, and a boundary then gave the other CPUs their whole
+ * budgets for a period).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -204,28 +208,40 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 		return;
 	vm->bw.window_count++;
 	/*
-	 * A change replaces the acquisition: the cell never nests. memguard
-	 * releases a file's latest acquisition, so release, then acquire
-	 * (the level reaches the CPUs at period boundaries anyway).
+	 * A change replaces the acquisition in place: the cell never nests,
+	 * and the lock stays held from the old level to the new one.
 	 */
-	if (old)
-		release(vm, now);
-	if (open_device(vm))
-		return;
 	l.value = level;
+	if (old && ioctl(vm->bw.fd, MEMGUARD_BWLOCK_SET_LEVEL, &l)) {
+		if (errno == ETIMEDOUT) {
+			/* memguard ended the hold: bwlock_max_hold_ms. */
+			held_until(vm, now);
+			refuse(vm, CELL_BWLOCK_FAILED,
+			       "%s: held longer than memguard's bwlock_max_hold_ms, released by memguard",
+			       MEMGUARD_DEV);
+		} else {
+			refuse(vm, CELL_BWLOCK_FAILED, "%s: change to %u: %s",
+			       MEMGUARD_DEV, level, strerror(errno));
+		}
+		return;
+	}
+	if (old) {
+		vm->bw.level = level;
+		vm->bw.acquired++;
+		vm->bw.status = CELL_BWLOCK_OK;
+		say(vm, "level %u per mille (was %u)", level, old);
+		return;
+	}
 	if (ioctl(vm->bw.fd, MEMGUARD_BWLOCK_ACQUIRE, &l)) {
 		refuse(vm, CELL_BWLOCK_FAILED, "%s: acquire at %u: %s",
 		       MEMGUARD_DEV, level, strerror(errno));
 		return;
 	}
-	vm->bw.level = level;
 	vm->bw.since = now;
+	vm->bw.level = level;
 	vm->bw.acquired++;
 	vm->bw.status = CELL_BWLOCK_OK;
-	if (old)
-		say(vm, "level %u per mille (was %u)", level, old);
-	else
-		say(vm, "taken at %u per mille", level);
+	say(vm, "taken at %u per mille", level);
 }
 
 void cell_bwlock_exit(struct cell_vcpu *v)

@@ -56,7 +56,14 @@ struct mm_color_info {
 	__u64 limit_bytes;	/* per-file limit, 0 if none */
 };
 
-#define MM_COLOR_IOC_MAGIC	0xCC
+/*
+ * ioctl numbers: type 0xC9, which Linux's Documentation/userspace-api/
+ * ioctl/ioctl-number.rst (as of 6.1) gives to no one. colorguard uses
+ * numbers 0x00-0x3F of it: 0x00-0x1F for /dev/mm-color, 0x20-0x3F for
+ * /dev/memguard (<colorguard/memguard.h>). Documentation/colorguard/
+ * architecture.rst keeps the table.
+ */
+#define MM_COLOR_IOC_MAGIC	0xC9
 
 /*
  * Errnos, the convention of all of mm_color.ko's and memguard.ko's
@@ -76,5 +83,18 @@ struct mm_color_info {
  */
 #define MM_COLOR_GET_BITMAP	_IOW(MM_COLOR_IOC_MAGIC, 3, struct mm_color_bitmap)
 #define MM_COLOR_GET_INFO	_IOR(MM_COLOR_IOC_MAGIC, 4, struct mm_color_info)
+
+/*
+ * colorguard 0.1.0's numbers: type 0xCC, which ioctl-number.rst gives to
+ * the pseries VMC driver (ibmvmc, 0x00-0x0F, the range of these). Packages
+ * of 0.1.0 shipped programs using them, so mm_color.ko accepts them as
+ * aliases of the numbers above for one more release: they go in
+ * colorguard 0.3.0. Do not use them in new code.
+ */
+#define MM_COLOR_IOC_MAGIC_V0	0xCC
+#define MM_COLOR_SET_LIST_V0	_IOW(MM_COLOR_IOC_MAGIC_V0, 1, struct mm_color_list)
+#define MM_COLOR_SET_BITMAP_V0	_IOW(MM_COLOR_IOC_MAGIC_V0, 2, struct mm_color_bitmap)
+#define MM_COLOR_GET_BITMAP_V0	_IOW(MM_COLOR_IOC_MAGIC_V0, 3, struct mm_color_bitmap)
+#define MM_COLOR_GET_INFO_V0	_IOR(MM_COLOR_IOC_MAGIC_V0, 4, struct mm_color_info)
 
 #endif /* _COLORGUARD_MM_COLOR_H */

@@ -3,16 +3,20 @@
 # memguard's bandwidth lock (/dev/memguard) and monitor mode. vm-run
 # sources this at its end; alone it is a suite of its own
 # (scripts/vm/run ... memguard/bwlock.sh). Loads memguard.ko with a device
-# group, a busy loop (./spin) on CPU1 as the hog and CPU0 critical, and
-# checks: who may open the device; a lock taken and released changes the
+# busy loop (./spin) on CPU1 as the hog and CPU0 critical, and checks:
+# the device node's mode and who may open it (the group a udev rule
+# gives, set by hand: the guest has no udev); a lock taken and released changes the
 # hog's budget within about one period (trace) and its share of CPU time,
 # and the configured budget is intact afterwards; a killed holder and a
 # holder that exits without releasing release the lock; nested and
 # concurrent holders are counted and the strictest level wins; an MB/s
 # level regulates a CPU without a budget; bad ioctls are rejected with
-# the state intact; monitor mode measures every CPU and holds none.
-# Leaves the module unloaded.
-BWLOCK_POINTS=40
+# the state intact; the ioctl numbers of 0.1.0 and the current ones;
+# a level change in place (SET_LEVEL) never leaves a boundary of CPU1
+# unlocked, where release then acquire does; the maximum hold time
+# ends a hold, restores the level and tells the holder; monitor mode
+# measures every CPU and holds none. Leaves the module unloaded.
+BWLOCK_POINTS=54
 if [ -z "${BWLOCK_IN_SUITE:-}" ]; then
 	. ../lib/tap.sh
 	tap_plan $BWLOCK_POINTS
@@ -69,18 +73,26 @@ unhold() {	# unhold PID [SIGNAL]
 
 ### Load: the device, its group, an empty lock
 
+# The holds below last seconds (the hog's runs): a maximum above them.
 insmod $MOD read_event=$EV write_event=none period_us=$BW_PERIOD critical=0 \
-	group=$BW_GROUP
+	bwlock_max_hold_ms=60000
 tap_check "/dev/memguard is a character device; the lock is free at load ($(bw))" \
 	test -c /dev/memguard -a "$(bw)" = "free 0 0 1000 unlimited"
 
-### Permission, as /dev/mm-color: root or the group of the initial namespace
+### Permission: the node's mode, as udev's rule would set it
 
+NODE=$(ls -ln /dev/memguard | awk '{ print $1, $3, $4 }')
+tap_check "the node is root's, mode 0600, without udev ($NODE)" \
+	test "$NODE" = "crw------- 0 0"
 tap_check "root opens /dev/memguard" test "$(./mglock open)" = "ok "
-tap_check "a user outside the group is refused (EPERM)" \
-	test "$(./mglock -u 65534 open)" = "EPERM "
-tap_check "a member of group=$BW_GROUP may open" \
+tap_check "another user is refused (EACCES)" \
+	test "$(./mglock -u 65534 open)" = "EACCES "
+# What packaging/udev/60-colorguard.rules does, with a group of the test's.
+chgrp $BW_GROUP /dev/memguard && chmod 0660 /dev/memguard
+tap_check "group $BW_GROUP given access (as the udev rule does): a member may open" \
 	test "$(./mglock -u 65534 -g $BW_GROUP open)" = "ok "
+tap_check "a user outside that group is refused (EACCES)" \
+	test "$(./mglock -u 65534 -g $((BW_GROUP + 1)) open)" = "EACCES "
 knob=/proc/sys/kernel/unprivileged_userns_clone
 [ -e $knob ] && echo 1 > $knob
 got=$(./mglock -u 65534 -n $BW_GROUP open 2>&1)
@@ -88,8 +100,9 @@ case $got in
 *"changing credentials"*)
 	tap_skip "gid $BW_GROUP mapped in an own user namespace is refused" "no user namespaces: $got" ;;
 *)	tap_check "gid $BW_GROUP mapped in an own user namespace is refused ($got)" \
-		test "$got" = "EPERM " ;;
+		test "$got" = "EACCES " ;;
 esac
+chgrp 0 /dev/memguard && chmod 0600 /dev/memguard
 
 ### A lock taken and released: the hog's budget within a period, its share
 
@@ -222,8 +235,11 @@ tap_check "levels out of range: ERANGE (p:0 p:1001 m:0 m:1000001)" \
 tap_check "unknown kind, flags set: EINVAL" \
 	test "$(./mglock open acq:3:100 acq:0:100 acq:p:100:1)" = "ok EINVAL EINVAL EINVAL "
 tap_check "bad pointers: EFAULT" test "$(./mglock open badacq badget)" = "ok EFAULT EFAULT "
-tap_check "unknown requests: ENOTTY" \
-	test "$(./mglock open cmd:0 cmd:0x1234 cmd:0xcc21cc)" = "ok ENOTTY ENOTTY ENOTTY "
+tap_check "unknown requests: ENOTTY (0xC924, 0xCC23: no SET_LEVEL of 0.1.0)" \
+	test "$(./mglock open cmd:0 cmd:0x1234 cmd:0xcc21cc cmd:0xc924 cmd:0xcc23)" = "ok ENOTTY ENOTTY ENOTTY ENOTTY ENOTTY "
+tap_check "SET_LEVEL: bad levels and address as ACQUIRE's (ERANGE EINVAL EFAULT)" \
+	test "$(./mglock open acq:p:900 chg:p:0 chg:m:1000001 chg:3:100 chg:p:100:1 badchg get)" = \
+		"ok ok ERANGE ERANGE EINVAL EINVAL EFAULT 2,1,400,0 "
 OPS=
 for i in $(seq 16); do OPS="$OPS acq:p:900"; done
 WANT="ok"
@@ -234,6 +250,102 @@ tap_check "state intact after the rejected calls" test "$(snap)" = "$BEFORE"
 tap_check "the module cannot be unloaded while a file is open" \
 	sh -c "! rmmod memguard 2>/dev/null"
 unhold $A
+
+### ioctl numbers: type 0xC9, and 0.1.0's 0xCC as aliases until 0.3.0
+
+tap_check "the current numbers are of type 0xC9 (acquire, get, release)" \
+	test "$(./mglock open acq:p:300 get rel get)" = "ok ok 1,1,300,0 ok 0,0,1000,0 "
+tap_check "0.1.0's numbers still work, mixed with the current ones" \
+	test "$(./mglock open acq0:p:300 get0 acq:p:600 get0 rel0 get rel get0 rel0)" = \
+		"ok ok 1,1,300,0 ok 2,2,300,0 ok 1,1,300,0 ok 0,0,1000,0 EPERM "
+
+### A level change in place: SET_LEVEL
+
+tap_check "SET_LEVEL changes the most recent acquisition; EPERM holding nothing" \
+	test "$(./mglock open chg:p:300 acq:p:500 acq:p:800 get chg:p:100 get chg:m:50 get rel get chg:p:700 get rel chg:p:100)" = \
+		"ok EPERM ok ok 2,2,500,0 ok 2,2,100,0 ok 2,2,500,50 ok 1,1,500,0 ok 1,1,700,0 ok EPERM "
+# Many changes between 500 and 250 per mille while CPU1's periods are
+# traced: a boundary must never find the lock free (CPU1's own budget).
+# mglock runs on critical CPU0; the acquisition is older than the
+# marker by 5 periods, so every period ending after it began locked.
+# Released then acquired again instead, the lock is free in between and
+# boundaries see it: the same probe must find that (else it sees nothing).
+echo 0 > $T/events/memguard/memguard_bwlock/enable
+unlocked() {	# unlocked A B: CPU1's periods between the markers, unlocked ones
+	awk -v a="$1" -v b="$2" -v bud="$BUD" '
+		index($0, "tracing_mark_write: " a) { on = 1; next }
+		index($0, "tracing_mark_write: " b) { on = 0 }
+		on && /memguard_period: cpu=1 / {
+			n++
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			if (v["read_budget"] == bud) u++
+		}
+		END { print n + 0, u + 0 }' $T/trace
+}
+echo > $T/trace
+FL=$(./mglock cpu:0 open acq:p:500 sleep:$((BW_PERIOD * 5 / 1000))e-3 mark:fl-a \
+	flip:500:250:2 mark:fl-b rel)
+set -- $(unlocked fl-a fl-b)
+FLN=$1 FLU=$2
+echo > $T/trace
+RF=$(./mglock cpu:0 open acq:p:500 sleep:$((BW_PERIOD * 5 / 1000))e-3 mark:rf-a \
+	reflip:500:250:2 mark:rf-b rel)
+set -- $(unlocked rf-a rf-b)
+RFN=$1 RFU=$2
+tap_diag "SET_LEVEL: $(echo $FL | awk '{ print $6 }') changes in 2 s, $FLU of $FLN periods of CPU1 unlocked;" \
+	"release+acquire: $(echo $RF | awk '{ print $6 }') changes, $RFU of $RFN unlocked"
+FLC=$(echo $FL | awk '{ print $6 }')
+case $FLC in [0-9]*) ;; *) FLC=0 ;; esac
+tap_check "SET_LEVEL: thousands of changes, no period of CPU1 unlocked ($FLU of $FLN; $FL)" \
+	test "$FLC" -ge 1000 -a "$FLN" -ge 50 -a "$FLU" = 0
+tap_check "release then acquire: boundaries do find the lock free ($RFU of $RFN periods)" \
+	test "$RFN" -ge 50 -a "$RFU" -gt 0
+echo 1 > $T/events/memguard/memguard_bwlock/enable
+
+### The maximum hold time
+
+MH=$M/bwlock_max_hold_ms
+tap_check "bwlock_max_hold_ms: 60000 from the load parameter" test "$(rd bwlock_max_hold_ms)" = 60000
+bad_max_hold() {
+	for v in 0 3600001 1e3 -1 ""; do
+		echo "$v" > $MH 2>/dev/null && return 1
+	done
+	test "$(rd bwlock_max_hold_ms)" = 60000 &&
+		grep -q '^bwlock_max_hold_ms: expected 1..3600000 milliseconds' $M/last_cmd_status
+}
+tap_check "bwlock_max_hold_ms refuses 0, 3600001, 1e3, -1 and empty, keeps 60000 ($(rd last_cmd_status))" \
+	bad_max_hold
+# After the op=expire event, CPU1's configured budget in its first or
+# second period (the one in flight began under the lock).
+expire_then_budget() {
+	awk -v bud="$BUD" '
+		/memguard_bwlock: op=expire pid=[0-9]+ holders=0 permille=1000 mbps=0 / { on = 1; next }
+		on && /memguard_period: cpu=1 / {
+			n++
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			if (v["read_budget"] == bud) { found = n; exit }
+		}
+		END { exit !(found && found <= 2) }' $T/trace
+}
+echo 300 > $MH
+echo > $T/trace
+GOT=$(./mglock open acq:p:250 acq:p:500 get sleep:1 get acq:p:200 get rel)
+tap_check "a hold past 300 ms is ended: both acquisitions dropped, the holder told ($GOT)" \
+	test "$GOT" = "ok ok ok 2,2,250,0 ok 0,0,1000,0,expired ETIMEDOUT 0,0,1000,0 EPERM "
+tap_check "the lock is free again ($(bw)), one forced release counted" \
+	test "$(bw) $(rd bwlock/forced_releases)" = "free 0 0 1000 unlimited 1"
+tap_check "trace: op=expire, then CPU1's own budget within two periods" \
+	expire_then_budget
+echo 60000 > $MH
+holder open acq:p:400
+A=$HOLDER
+sleep 0.5
+echo 200 > $MH
+sleep 0.2
+tap_check "a lower maximum ends a longer hold at once ($(bw), forced $(rd bwlock/forced_releases))" \
+	test "$(bw) $(rd bwlock/forced_releases)" = "free 0 0 1000 unlimited 2"
+unhold $A
+echo 60000 > $MH
 
 ### Monitor mode: measured and reported, never held
 

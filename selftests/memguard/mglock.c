@@ -6,9 +6,17 @@
  *   open            open /dev/memguard
  *   acq:KIND:VALUE  MEMGUARD_BWLOCK_ACQUIRE; KIND p (per mille), m (MB/s)
  *                   or a number; acq:KIND:VALUE:FLAGS sets flags
+ *   chg:KIND:VALUE  MEMGUARD_BWLOCK_SET_LEVEL, the same arguments
  *   rel             MEMGUARD_BWLOCK_RELEASE
- *   get             MEMGUARD_BWLOCK_GET: holders,depth,permille,mbps
- *   badacq, badget  the two with an address that cannot be accessed
+ *   get             MEMGUARD_BWLOCK_GET: holders,depth,permille,mbps, and
+ *                   ",expired" if MEMGUARD_BWLOCK_INFO_EXPIRED is set
+ *   acq0:..., rel0, get0  the same with colorguard 0.1.0's numbers
+ *   badacq, badget, badchg  with an address that cannot be accessed
+ *   flip:A:B:SECONDS    SET_LEVEL to A, B, A, ... per mille for SECONDS:
+ *                   the number of changes, or the first error
+ *   reflip:A:B:SECONDS  the same by RELEASE then ACQUIRE (the way before
+ *                   SET_LEVEL, which leaves the lock free in between)
+ *   cpu:N           run on CPU N only
  *   cmd:NUMBER      an ioctl request number (unknown ones)
  *   mark:TEXT       TEXT to the trace marker
  *   sleep:SECONDS   sleep
@@ -23,6 +31,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +54,7 @@ static const struct {
 	{ EINVAL, "EINVAL" }, { ERANGE, "ERANGE" }, { EPERM, "EPERM" },
 	{ EACCES, "EACCES" }, { EBUSY, "EBUSY" }, { EFAULT, "EFAULT" },
 	{ ENOTTY, "ENOTTY" }, { ENOENT, "ENOENT" }, { EBADF, "EBADF" },
-	{ ENOMEM, "ENOMEM" },
+	{ ENOMEM, "ENOMEM" }, { ETIMEDOUT, "ETIMEDOUT" },
 };
 
 static void say(const char *word)
@@ -109,7 +118,7 @@ static int become(long uid, long gid, long ns_gid)
 	return 0;
 }
 
-static void op_acquire(int fd, const char *spec)
+static void op_level(int fd, unsigned long cmd, const char *spec)
 {
 	struct memguard_bwlock req = { 0 };
 	char kind[16] = "";
@@ -128,22 +137,73 @@ static void op_acquire(int fd, const char *spec)
 		req.kind = (uint32_t)strtoul(kind, NULL, 0);
 	req.value = value;
 	req.flags = flags;
-	result(ioctl(fd, MEMGUARD_BWLOCK_ACQUIRE, &req));
+	result(ioctl(fd, cmd, &req));
 }
 
-static void op_get(int fd)
+static void op_get(int fd, unsigned long cmd)
 {
 	struct memguard_bwlock_info info;
 	char buf[128];
 
 	memset(&info, 0xff, sizeof(info));
-	if (ioctl(fd, MEMGUARD_BWLOCK_GET, &info) < 0) {
+	if (ioctl(fd, cmd, &info) < 0) {
 		say_errno(errno);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%u,%u,%u,%llu", info.holders, info.depth,
-		 info.level_permille, (unsigned long long)info.level_mbps);
+	snprintf(buf, sizeof(buf), "%u,%u,%u,%llu%s", info.holders, info.depth,
+		 info.level_permille, (unsigned long long)info.level_mbps,
+		 info.flags & MEMGUARD_BWLOCK_INFO_EXPIRED ? ",expired" : "");
 	say(buf);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Level changes between two per mille levels for a time, by SET_LEVEL or
+ * (@reacquire) by RELEASE then ACQUIRE; the file holds one acquisition.
+ */
+static void op_flip(int fd, const char *spec, bool reacquire)
+{
+	struct memguard_bwlock req = { .kind = MEMGUARD_BWLOCK_PERMILLE };
+	unsigned long long a, b, n = 0;
+	double secs, end;
+	char buf[32];
+
+	if (sscanf(spec, "%llu:%llu:%lf", &a, &b, &secs) != 3) {
+		say("usage");
+		return;
+	}
+	end = now_s() + secs;
+	while (now_s() < end) {
+		req.value = n & 1 ? a : b;
+		if (reacquire && ioctl(fd, MEMGUARD_BWLOCK_RELEASE) < 0) {
+			say_errno(errno);
+			return;
+		}
+		if (ioctl(fd, reacquire ? MEMGUARD_BWLOCK_ACQUIRE :
+			  MEMGUARD_BWLOCK_SET_LEVEL, &req) < 0) {
+			say_errno(errno);
+			return;
+		}
+		n++;
+	}
+	snprintf(buf, sizeof(buf), "%llu", n);
+	say(buf);
+}
+
+static void op_cpu(const char *cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(atoi(cpu), &set);
+	result(sched_setaffinity(0, sizeof(set), &set));
 }
 
 int main(int argc, char **argv)
@@ -178,13 +238,29 @@ int main(int argc, char **argv)
 			fd = open(DEV, O_RDWR | O_CLOEXEC);
 			result(fd);
 		} else if (!strncmp(op, "acq:", 4)) {
-			op_acquire(fd, op + 4);
+			op_level(fd, MEMGUARD_BWLOCK_ACQUIRE, op + 4);
+		} else if (!strncmp(op, "acq0:", 5)) {
+			op_level(fd, MEMGUARD_BWLOCK_ACQUIRE_V0, op + 5);
+		} else if (!strncmp(op, "chg:", 4)) {
+			op_level(fd, MEMGUARD_BWLOCK_SET_LEVEL, op + 4);
 		} else if (!strcmp(op, "rel")) {
 			result(ioctl(fd, MEMGUARD_BWLOCK_RELEASE));
+		} else if (!strcmp(op, "rel0")) {
+			result(ioctl(fd, MEMGUARD_BWLOCK_RELEASE_V0));
 		} else if (!strcmp(op, "get")) {
-			op_get(fd);
+			op_get(fd, MEMGUARD_BWLOCK_GET);
+		} else if (!strcmp(op, "get0")) {
+			op_get(fd, MEMGUARD_BWLOCK_GET_V0);
+		} else if (!strncmp(op, "flip:", 5)) {
+			op_flip(fd, op + 5, false);
+		} else if (!strncmp(op, "reflip:", 7)) {
+			op_flip(fd, op + 7, true);
+		} else if (!strncmp(op, "cpu:", 4)) {
+			op_cpu(op + 4);
 		} else if (!strcmp(op, "badacq")) {
 			result(ioctl(fd, MEMGUARD_BWLOCK_ACQUIRE, (void *)8));
+		} else if (!strcmp(op, "badchg")) {
+			result(ioctl(fd, MEMGUARD_BWLOCK_SET_LEVEL, (void *)8));
 		} else if (!strcmp(op, "badget")) {
 			result(ioctl(fd, MEMGUARD_BWLOCK_GET, (void *)8));
 		} else if (!strncmp(op, "cmd:", 4)) {

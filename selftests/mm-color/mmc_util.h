@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <colorguard/hv_color.h>
@@ -95,6 +96,20 @@ static inline int mmc_set_list(int fd, const char *list)
 	};
 
 	return ioctl(fd, MM_COLOR_SET_LIST, &req) ? -errno : 0;
+}
+
+/*
+ * The group given access to /dev/mm-color (group read and write in the
+ * node's mode, as the udev rule sets), or -1 when only root may open it.
+ */
+static inline long mmc_dev_group(void)
+{
+	struct stat st;
+
+	if (stat(MMC_DEV, &st) || !st.st_gid ||
+	    (st.st_mode & 0060) != 0060)
+		return -1;
+	return st.st_gid;
 }
 
 static inline int mmc_open_list(const char *list)

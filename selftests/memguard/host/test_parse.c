@@ -376,6 +376,12 @@ TEST(numeric_ranges)
 	EXPECT_EQ(0, mg_hold_priority_check(48));
 	EXPECT_EQ(0, mg_hold_priority_check(99));
 	EXPECT_EQ(-ERANGE, mg_hold_priority_check(100));
+	EXPECT_EQ(-ERANGE, mg_bwlock_max_hold_check(0));
+	EXPECT_EQ(0, mg_bwlock_max_hold_check(1));
+	EXPECT_EQ(0, mg_bwlock_max_hold_check(MG_BWLOCK_MAX_HOLD_MS_DEFAULT));
+	EXPECT_EQ(0, mg_bwlock_max_hold_check(3600000));
+	EXPECT_EQ(-ERANGE, mg_bwlock_max_hold_check(3600001));
+	EXPECT_EQ(-ERANGE, mg_bwlock_max_hold_check(0xffffffffu));
 	EXPECT_STREQ("read", mg_slot_name[MG_READ]);
 	EXPECT_STREQ("write", mg_slot_name[MG_WRITE]);
 }
