@@ -42,6 +42,12 @@
  * - split_page() of an unmovable high-order allocation gives order-0
  *   pages that are freed one by one (pool.c's blocks, drain.c's color
  *   blocks).
+ * - struct zone's free_area[order].free_list[] of MIGRATE_CMA (and of
+ *   every type but MIGRATE_ISOLATE in ZONE_MOVABLE), whose free blocks are
+ *   of that order and linked through struct page's buddy_list, under
+ *   zone->lock: the free pages a movable allocation can get there, walked
+ *   as /proc/pagetypeinfo walks them (mmc_buddy_movable_free_walk(),
+ *   for foreign_movable_free_pages).
  * - pg_data_t's node_start_pfn and node_spanned_pages, with
  *   pfn_to_online_page() and PageReserved(): the pages the allocator
  *   manages, per color (geometry.c).
@@ -53,10 +59,18 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/nodemask.h>
+#include <linux/page-isolation.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
 #include "mm_color_int.h"
+
+/*
+ * Free blocks visited at most per free list and order by one walk, as
+ * /proc/pagetypeinfo caps its counts: a bound on the time the zone's lock
+ * is held with interrupts off (64 MiB of order-0 pages).
+ */
+#define MMC_FREE_WALK_MAX	16384
 
 /* Order-1 pairs freed at most per CPU to empty its per-cpu lists. */
 #define MMC_PCP_FLUSH_ROUNDS	64
@@ -276,4 +290,60 @@ bool mmc_movable_areas(void)
 		if (zone_idx(zone) == ZONE_MOVABLE || zone_cma_pages(zone))
 			return true;
 	return false;
+}
+
+/**
+ * mmc_buddy_movable_free_walk() - visit the free blocks of CMA areas and
+ *	ZONE_MOVABLE
+ * @fn: called for each free block with its first page frame number, its
+ *	order and @arg, under the zone's lock with interrupts off
+ * @arg: passed to @fn
+ *
+ * The buddy free lists of type MIGRATE_CMA of every populated zone, and
+ * those of every type but MIGRATE_ISOLATE of ZONE_MOVABLE: the free pages
+ * that only movable allocations get. Pages on the per-cpu lists are not
+ * seen. Each list is walked under its zone's lock, at most
+ * MMC_FREE_WALK_MAX blocks of it; the lock is dropped between lists.
+ * Sleeps.
+ *
+ * Return: true if every block was visited, false if some list was cut.
+ */
+bool mmc_buddy_movable_free_walk(void (*fn)(unsigned long pfn,
+					    unsigned int order, void *arg),
+				 void *arg)
+{
+	unsigned int order, max_order = mmc_buddy_max_order();
+	bool whole = true;
+	struct zone *zone;
+	int mt;
+
+	for (zone = mmc_next_zone(NULL); zone; zone = mmc_next_zone(zone)) {
+		bool movable = zone_idx(zone) == ZONE_MOVABLE;
+
+		if (!movable && !zone_cma_pages(zone))
+			continue;
+		for (order = 0; order <= max_order; order++) {
+			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
+				struct list_head *list;
+				unsigned long flags, n = 0;
+				struct page *page;
+
+				if (is_migrate_isolate(mt) ||
+				    (!movable && !is_migrate_cma(mt)))
+					continue;
+				list = &zone->free_area[order].free_list[mt];
+				spin_lock_irqsave(&zone->lock, flags);
+				list_for_each_entry(page, list, buddy_list) {
+					if (n++ == MMC_FREE_WALK_MAX) {
+						whole = false;
+						break;
+					}
+					fn(page_to_pfn(page), order, arg);
+				}
+				spin_unlock_irqrestore(&zone->lock, flags);
+				cond_resched();
+			}
+		}
+	}
+	return whole;
 }

@@ -156,6 +156,9 @@ unsigned int mmc_buddy_max_order(void);
 unsigned long mmc_pcp_margin(void);
 void mmc_pcp_flush(void);
 bool mmc_movable_areas(void);
+bool mmc_buddy_movable_free_walk(void (*fn)(unsigned long pfn,
+					    unsigned int order, void *arg),
+				 void *arg);
 
 /* drain.c: root_colors, the quarantine and the drain */
 int mmc_quarantine_init(void);
@@ -175,6 +178,7 @@ void mmc_uncommit(unsigned long nr_pages);
 /* stats.c: read-only summaries */
 void mmc_fill_info(struct mm_color_info *info);
 unsigned long mmc_foreign_in_use(void);
+int mmc_foreign_movable_free(unsigned long *pages);
 unsigned long mmc_color_free(u32 color);
 
 /* probe.c and arch/ARCH/probe.c: the LLC as the CPU describes it */

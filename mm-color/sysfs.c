@@ -283,6 +283,25 @@ static struct kobj_attribute root_colors_attr = __ATTR_RW(root_colors);
 
 MMC_RO(drain_passes, "%u", mmc.drain_passes);
 
+/* Root only: each read walks free lists under the zones' locks. */
+static ssize_t foreign_movable_free_pages_show(struct kobject *kobj,
+					       struct kobj_attribute *attr,
+					       char *buf)
+{
+	unsigned long pages = 0;
+	int err = 0;
+
+	mutex_lock(&mmc.lock);
+	if (mmc.have_geo)
+		err = mmc_foreign_movable_free(&pages);
+	mutex_unlock(&mmc.lock);
+	return err ? err : sysfs_emit(buf, "%lu\n", pages);
+}
+
+static struct kobj_attribute foreign_movable_free_pages_attr =
+	__ATTR(foreign_movable_free_pages, 0400,
+	       foreign_movable_free_pages_show, NULL);
+
 static ssize_t drain_movable_show(struct kobject *kobj,
 				  struct kobj_attribute *attr, char *buf)
 {
@@ -343,6 +362,7 @@ static struct attribute *mmc_attrs[] = {
 	&quarantined_pages_attr.attr,
 	&foreign_in_use_pages_attr.attr,
 	&drain_movable_attr.attr,
+	&foreign_movable_free_pages_attr.attr,
 	&drain_passes_attr.attr,
 	&reserve_mb_attr.attr,
 	&limit_fd_mb_attr.attr,

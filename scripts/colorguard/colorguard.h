@@ -105,14 +105,35 @@ struct cg_llc {
 	unsigned int line;	/* 0: no llc group, geometry from sysfs */
 };
 
+/*
+ * `cma`: what a narrowing of the root cell's colors does with the free
+ * pages of CMA areas and ZONE_MOVABLE (mm-color's drain_movable).
+ */
+enum cg_cma {
+	CG_CMA_UNSET,		/* not in the config: cg_cma_mode() decides */
+	CG_CMA_QUARANTINE,	/* foreign ones quarantined too: drain_movable 1 */
+	CG_CMA_KEEP,		/* left to Linux, any color: drain_movable 0 */
+	CG_CMA_NR
+};
+
 struct cg_config {
 	struct cg_llc llc;
 	struct cg_str hv_colors;
 	struct cg_u64 period_us;
+	enum cg_cma cma;
+	unsigned int cma_line;
 	unsigned int nr_cells;
 	unsigned int cells_line;
 	struct cg_cell cells[CG_MAX_CELLS];
 };
+
+/* The config's word for a cma mode ("quarantine", "keep"). */
+const char *cg_cma_name(enum cg_cma mode);
+/*
+ * The cma mode in effect: the config's, else quarantine when a critical
+ * cell exists and keep when none does.
+ */
+enum cg_cma cg_cma_mode(const struct cg_config *cfg);
 
 /*
  * Parse config text (len bytes, text[len] must be NUL) into *cfg. Every

@@ -380,8 +380,56 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 }
 
 static const char *const top_keys[] = {
-	"llc", "hypervisor", "memguard", "cells", NULL
+	"llc", "hypervisor", "memguard", "cma", "cells", NULL
 };
+
+static const char *const cma_names[CG_CMA_NR] = {
+	[CG_CMA_QUARANTINE] = "quarantine",
+	[CG_CMA_KEEP] = "keep",
+};
+
+const char *cg_cma_name(enum cg_cma mode)
+{
+	return mode > CG_CMA_UNSET && mode < CG_CMA_NR ? cma_names[mode] : "?";
+}
+
+enum cg_cma cg_cma_mode(const struct cg_config *cfg)
+{
+	unsigned int i;
+
+	if (cfg->cma != CG_CMA_UNSET)
+		return cfg->cma;
+	for (i = 0; i < cfg->nr_cells; i++)
+		if (cfg->cells[i].type == CG_CELL_CRITICAL)
+			return CG_CMA_QUARANTINE;
+	return CG_CMA_KEEP;
+}
+
+static void read_cma(struct ctx *c, const config_setting_t *root,
+		     struct cg_config *cfg)
+{
+	const config_setting_t *s = config_setting_get_member(root, "cma");
+	const char *v;
+	int m;
+
+	if (!s)
+		return;
+	set_field(c, NULL, "cma");
+	if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+		wrong_type(c, s, "a string");
+		return;
+	}
+	v = config_setting_get_string(s);
+	for (m = CG_CMA_UNSET + 1; m < CG_CMA_NR; m++) {
+		if (strcmp(v, cma_names[m]))
+			continue;
+		cfg->cma = m;
+		cfg->cma_line = line_of(s);
+		return;
+	}
+	cg_err(c->d, line_of(s), NULL, c->field, "must be \"%s\" or \"%s\"",
+	       cma_names[CG_CMA_QUARANTINE], cma_names[CG_CMA_KEEP]);
+}
 
 static const char *const hv_keys[] = { "colors", NULL };
 static const char *const mg_keys[] = { "period_us", NULL };
@@ -408,6 +456,8 @@ static void read_root(struct ctx *c, const config_setting_t *root,
 		get_u64(c, g, "memguard", "period_us", CG_PERIOD_US_MIN,
 			CG_PERIOD_US_MAX, &cfg->period_us);
 	}
+
+	read_cma(c, root, cfg);
 
 	cells = config_setting_get_member(root, "cells");
 	set_field(c, NULL, "cells");

@@ -48,6 +48,7 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 	const struct hvc_geometry *g = &sys->geom;
 	char a[32], b[32], c[32], list[CG_LIST_MAX + 1];
 	unsigned int i, j, k;
+	enum cg_cma mode;
 
 	cg_size_str(sys->llc_size, a, sizeof(a));
 	cg_size_str(g->way_size, b, sizeof(b));
@@ -58,6 +59,15 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 		sys->geometry_source);
 	fprintf(out, "period      %llu us\n",
 		(unsigned long long)sys->cfg.period_us.v);
+	mode = cg_cma_mode(&sys->cfg);
+	if (mode == CG_CMA_QUARANTINE)
+		fprintf(out, "cma         %s%s: %s\n", cg_cma_name(mode),
+			sys->cfg.cma ? "" : " (default: a critical cell)",
+			"free pages of CMA areas and ZONE_MOVABLE of the other cells' colors are quarantined too");
+	else
+		fprintf(out, "cma         %s%s: %s\n", cg_cma_name(mode),
+			sys->cfg.cma ? "" : " (default: no critical cell)",
+			"free pages of CMA areas and ZONE_MOVABLE stay with root Linux, whatever their color");
 	if (sys->hv_colors) {
 		k = hvc_mask_weight(sys->hv_colors);
 		hvc_mask_format(sys->hv_colors, list, sizeof(list));

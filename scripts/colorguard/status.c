@@ -6,7 +6,9 @@
  * (regulate or monitor), budget, use and throttled share), then every
  * difference between the live system and what `colorguard apply` would
  * have written for the config, one
- * "mismatch: ..." line each. The comparison follows the files of
+ * "mismatch: ..." line each. A warning line says how many free pages of
+ * foreign colors root Linux can still get from CMA areas and
+ * ZONE_MOVABLE (mm-color's foreign_movable_free_pages). The comparison follows the files of
  * Documentation/ABI/testing/: lists are compared as sets, budgets as the
  * text memguard shows (MB/s as a number, or "unlimited").
  */
@@ -14,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "system_int.h"
 
@@ -30,6 +33,7 @@ struct status {
 	char (*mm)[VAL_MAX];		/* queued mismatch lines */
 	unsigned int mm_max;
 	int cell_bad[CG_MAX_CELLS];
+	char warning[VAL_MAX];		/* the exposure line, if any */
 };
 
 /* The first line of a sysfs file, without its newline; -1 if unreadable. */
@@ -153,6 +157,45 @@ static const char *type_name(enum cg_cell_type t)
 	       t == CG_CELL_CRITICAL ? "critical" : "normal";
 }
 
+/*
+ * Free pages of CMA areas and ZONE_MOVABLE: with drain_movable 0 a
+ * narrowing leaves them to Linux, whatever their color, and movable
+ * allocations (process memory, page cache) take them. The count of those
+ * of foreign colors is a warning line; a drain_movable other than the
+ * config's cma mode is a mismatch.
+ */
+static void show_movable(struct status *st)
+{
+	unsigned long long dm, exposed, want;
+	int have_dm = !rd_u64(st, MMC, "drain_movable", &dm);
+	int have_exp = !rd_u64(st, MMC, "foreign_movable_free_pages", &exposed);
+	enum cg_cma mode;
+
+	fprintf(st->out, "            CMA and ZONE_MOVABLE: drain_movable %s, ",
+		!have_dm ? "?" : dm ? "1 (quarantined)" : "0 (kept by Linux)");
+	if (have_exp)
+		fprintf(st->out, "%llu free pages of foreign colors\n", exposed);
+	else
+		fprintf(st->out, "free pages of foreign colors unknown (foreign_movable_free_pages unreadable)\n");
+	if (have_exp && exposed)
+		snprintf(st->warning, sizeof(st->warning),
+			 "warning: root Linux can still get %llu free pages of foreign colors (%llu KiB) in CMA areas and ZONE_MOVABLE; %s",
+			 exposed, exposed * (unsigned long long)getpagesize() / 1024,
+			 have_dm && !dm ?
+			 "drain_movable is 0 (cma = \"keep\")" :
+			 "freed there since the last drain (colorguard apply drains again)");
+	if (!st->sys)
+		return;
+	mode = cg_cma_mode(&st->sys->cfg);
+	want = mode == CG_CMA_QUARANTINE;
+	if (!have_dm)
+		mismatch(st, -1, "/sys/" MMC "/drain_movable unreadable, config says %llu (cma = \"%s\")",
+			 want, cg_cma_name(mode));
+	else if (dm != want)
+		mismatch(st, -1, "/sys/" MMC "/drain_movable is %llu, config says %llu (cma = \"%s\")",
+			 dm, want, cg_cma_name(mode));
+}
+
 static void show_mm_color(struct status *st)
 {
 	const struct cg_system *sys = st->sys;
@@ -182,6 +225,7 @@ static void show_mm_color(struct status *st)
 		rc[0] ? rc : "?", q, fu);
 	fprintf(st->out, "            pool %llu pages, free %llu, /dev/mm-color in use %llu (%llu parked)\n",
 		pool, fr, used, parked);
+	show_movable(st);
 	if (!sys)
 		return;
 	cmp_num(st, MMC, "line_size", sys->line_size);
@@ -407,6 +451,8 @@ int cg_status(FILE *out, const struct cg_system *sys, const char *config,
 	if (sys)
 		show_cells(&st);
 	fprintf(out, "\n");
+	if (st.warning[0])
+		fprintf(out, "%s\n", st.warning);
 	for (i = 0; i < st.mismatches && i < st.mm_max; i++)
 		fprintf(out, "mismatch: %s\n", st.mm[i]);
 	if (st.mismatches > st.mm_max)

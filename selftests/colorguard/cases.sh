@@ -244,6 +244,7 @@ cat > "$tmp/want" <<WANT
 echo 64 > /fake/kernel/mm/color/line_size
 echo 131072 > /fake/kernel/mm/color/way_size
 echo 0 > /fakeproc/sys/vm/compaction_proactiveness
+echo 1 > /fake/kernel/mm/color/drain_movable
 echo 8-23 > /fake/kernel/mm/color/root_colors
 echo 1000 > /fake/kernel/memguard/period_us
 echo 64 > /fake/kernel/memguard/line_size
@@ -259,6 +260,7 @@ cat > "$tmp/want" <<WANT
 echo 64 > /sys/kernel/mm/color/line_size
 echo 65536 > /sys/kernel/mm/color/way_size
 echo 0 > /proc/sys/vm/compaction_proactiveness
+echo 1 > /sys/kernel/mm/color/drain_movable
 echo 0-7 > /sys/kernel/mm/color/root_colors
 echo 1000 > /sys/kernel/memguard/period_us
 echo 64 > /sys/kernel/memguard/line_size
@@ -272,7 +274,7 @@ expect_out "apply --dry-run vm2.cfg" "$tmp/want"
 ## apply on a fake sysfs tree writes those values
 fake=$tmp/fake-sys
 mkdir -p "$fake/kernel/mm/color" "$fake/kernel/memguard"
-for f in line_size way_size root_colors last_cmd_status; do
+for f in line_size way_size root_colors drain_movable last_cmd_status; do
 	echo 0 > "$fake/kernel/mm/color/$f"
 done
 for f in period_us line_size critical budgets enable last_cmd_status; do
@@ -285,13 +287,14 @@ echo 20 > "$fakeproc/sys/vm/compaction_proactiveness"
 export COLORGUARD_PROCFS=$fakeproc
 COLORGUARD_SYSFS=$fake run apply "$examples/board4.cfg"
 got=$(cd "$fake/kernel" && for f in mm/color/line_size mm/color/way_size \
-	mm/color/root_colors memguard/period_us memguard/line_size \
+	mm/color/drain_movable mm/color/root_colors memguard/period_us memguard/line_size \
 	memguard/critical memguard/budgets memguard/enable; do
 	printf '%s=%s\n' "$f" "$(cat "$f")"; done)
 got="$got
 proactiveness=$(cat "$fakeproc/sys/vm/compaction_proactiveness")"
 want='mm/color/line_size=64
 mm/color/way_size=131072
+mm/color/drain_movable=1
 mm/color/root_colors=8-23
 memguard/period_us=1000
 memguard/line_size=64
@@ -305,6 +308,35 @@ else
 	show_failure; tap_diag "got: $got"
 	tap_not_ok "apply writes the values into sysfs, proactive compaction off"
 fi
+
+## cma: the config decides drain_movable; quarantine with a critical cell
+# by default, keep without one; plan says which and why.
+cma_case() {	# cma_case DESC CONFIG WANT_DRAIN_MOVABLE WANT_PLAN_LINE
+	COLORGUARD_SYSFS=/fake run apply --dry-run "$2"
+	if [ "$rc" -eq 0 ] && grep -qxF "echo $3 > /fake/kernel/mm/color/drain_movable" "$tmp/out" &&
+	   [ "$(grep -n drain_movable "$tmp/out" | cut -d: -f1)" -lt \
+	     "$(grep -n root_colors "$tmp/out" | cut -d: -f1)" ]; then
+		run plan "$2"
+		if [ "$rc" -eq 0 ] && grep -qxF -- "$4" "$tmp/out"; then
+			tap_ok "$1"
+			return
+		fi
+	fi
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "$1"
+}
+cma_case "cma default with a critical cell: drain_movable 1 before root_colors, plan says so" \
+	"$examples/board4.cfg" 1 \
+	"cma         quarantine (default: a critical cell): free pages of CMA areas and ZONE_MOVABLE of the other cells' colors are quarantined too"
+{ echo 'cma = "keep";'; cat "$examples/board4.cfg"; } > "$tmp/keep.cfg"
+cma_case 'cma = "keep" with a critical cell: drain_movable 0, plan says so' \
+	"$tmp/keep.cfg" 0 \
+	"cma         keep: free pages of CMA areas and ZONE_MOVABLE stay with root Linux, whatever their color"
+sed 's/type = "critical"/type = "normal"/' "$examples/board4.cfg" > "$tmp/nocrit.cfg"
+cma_case "cma default without a critical cell: drain_movable 0" "$tmp/nocrit.cfg" 0 \
+	"cma         keep (default: no critical cell): free pages of CMA areas and ZONE_MOVABLE stay with root Linux, whatever their color"
+{ echo 'cma = "quarantine";'; cat "$tmp/nocrit.cfg"; } > "$tmp/quar.cfg"
+cma_case 'cma = "quarantine" without a critical cell: drain_movable 1' "$tmp/quar.cfg" 1 \
+	"cma         quarantine: free pages of CMA areas and ZONE_MOVABLE of the other cells' colors are quarantined too"
 
 # A kernel without compaction has no such sysctl: apply goes on.
 rm "$fakeproc/sys/vm/compaction_proactiveness"

@@ -15,7 +15,8 @@ st_tree() {	# st_tree DIR: the live state after apply board4.cfg
 	 echo sysfs > geometry_source && echo 8-23 > root_colors &&
 	 echo 5000 > quarantined_pages && echo 12 > foreign_in_use_pages &&
 	 echo 256 > pool_pages && echo 200 > free_pages && echo 56 > used_pages &&
-	 echo 0 > parked_pages && echo ok > last_cmd_status)
+	 echo 0 > parked_pages && echo 1 > drain_movable &&
+	 echo 0 > foreign_movable_free_pages && echo ok > last_cmd_status)
 	for c in $(seq 0 31); do echo $((c + 1)) > "$d/kernel/mm/color/free/$c"; done
 	(cd "$d/kernel/memguard" &&
 	 echo "enabled: regulating CPUs 0-1,3" > status && echo 1 > enable &&
@@ -56,6 +57,8 @@ if [ "$rc" -eq 0 ] &&
    grep -qxF 'mm-color    32 colors, way 131072 B, line 64 B (geometry: sysfs)' "$tmp/out" &&
    grep -qxF '            root colors 8-23; quarantine 5000 pages; foreign pages in use by root Linux ~12' "$tmp/out" &&
    grep -qxF '            pool 256 pages, free 200, /dev/mm-color in use 56 (0 parked)' "$tmp/out" &&
+   grep -qxF '            CMA and ZONE_MOVABLE: drain_movable 1 (quarantined), 0 free pages of foreign colors' "$tmp/out" &&
+   ! grep -q '^warning' "$tmp/out" &&
    grep -qxF 'memguard    enabled: regulating CPUs 0-1,3' "$tmp/out" &&
    grep -qxF '            bandwidth lock free' "$tmp/out" &&
    grep -qE '^0 +linux +0 +1 +regulate +1000 +500 +9000/16384 +4000/8192 +25\.0% of 400 periods$' "$tmp/out" &&
@@ -79,6 +82,42 @@ if [ "$rc" -eq 0 ] && ! grep -q '^mismatch' "$tmp/out"; then
 else
 	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "status: lists compare as sets"
 fi
+
+## CMA: exposure is a warning; drain_movable against the config's cma
+st_tree "$st"
+echo 0 > "$st/kernel/mm/color/drain_movable"
+echo 8192 > "$st/kernel/mm/color/foreign_movable_free_pages"
+COLORGUARD_SYSFS=$st run status "$b4"
+pk=$(($(getconf PAGESIZE) / 1024 * 8192))
+warn="warning: root Linux can still get 8192 free pages of foreign colors ($pk KiB) in CMA areas and ZONE_MOVABLE; drain_movable is 0 (cma = \"keep\")"
+if [ "$rc" -eq 1 ] &&
+   grep -qxF '            CMA and ZONE_MOVABLE: drain_movable 0 (kept by Linux), 8192 free pages of foreign colors' "$tmp/out" &&
+   grep -qxF -- "$warn" "$tmp/out" &&
+   [ "$(grep '^mismatch' "$tmp/out")" = 'mismatch: /sys/kernel/mm/color/drain_movable is 0, config says 1 (cma = "quarantine")' ]; then
+	tap_ok "status: foreign free pages of CMA as a warning, drain_movable 0 against a critical cell's default a mismatch"
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok "status: CMA exposure and drain_movable mismatch"
+fi
+{ echo 'cma = "keep";'; cat "$b4"; } > "$tmp/b4-keep.cfg"
+COLORGUARD_SYSFS=$st run status "$tmp/b4-keep.cfg"
+if [ "$rc" -eq 0 ] && grep -qxF -- "$warn" "$tmp/out" && ! grep -q '^mismatch' "$tmp/out"; then
+	tap_ok 'status: cma = "keep" as configured: the warning, no mismatch, exit 0'
+else
+	show_failure; sed 's/^/#   /' "$tmp/out"; tap_not_ok 'status: cma = "keep" as configured'
+fi
+COLORGUARD_SYSFS=$st run status
+tap_check "status without a config: the warning, exit $rc" \
+	test "$rc" -eq 0 -a -n "$(grep -xF -- "$warn" "$tmp/out")"
+# Pages freed into CMA after a quarantining drain; an older module.
+echo 1 > "$st/kernel/mm/color/drain_movable"
+echo 3 > "$st/kernel/mm/color/foreign_movable_free_pages"
+COLORGUARD_SYSFS=$st run status "$b4"
+tap_check "status: drain_movable 1 with 3 foreign pages freed since: warning to drain again, exit $rc" \
+	test "$rc" -eq 0 -a -n "$(grep -x 'warning: root Linux can still get 3 free pages .*; freed there since the last drain (colorguard apply drains again)' "$tmp/out")"
+rm "$st/kernel/mm/color/drain_movable" "$st/kernel/mm/color/foreign_movable_free_pages"
+COLORGUARD_SYSFS=$st run status "$b4"
+tap_check "status: no drain_movable file is a mismatch, exit $rc" \
+	test "$rc" -eq 1 -a -n "$(grep -xF 'mismatch: /sys/kernel/mm/color/drain_movable unreadable, config says 1 (cma = "quarantine")' "$tmp/out")"
 
 ## Monitor mode and a held bandwidth lock are shown, and are no mismatch
 st_tree "$st"

@@ -61,7 +61,6 @@ if [ "$CG_LLC" = 1 ]; then
 	llc_chase 22
 	llc_hog_stop
 fi
-echo 1 > $C/drain_movable
 step "colorguard apply demo.cfg (memguard read event $EV; root Linux leaves colors 8-15)"
 tap_check "colorguard apply demo.cfg" ./colorguard apply $CFG
 

@@ -71,7 +71,6 @@ echo 0 > $M/enable
 config solo 1 0 ""
 config none 2 1 ""
 # colorguard apply: root Linux on 0-7, memguard on CPU 1; then one at a time.
-echo 1 > $C/drain_movable
 ./colorguard apply $CFG > apply.out 2>&1 || sed 's/^/# /' apply.out
 echo 0 > $M/enable
 config color 3 1 8-15

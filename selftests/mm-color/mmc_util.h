@@ -216,6 +216,35 @@ static inline unsigned long mmc_check(const void *addr, size_t len, uint64_t see
 	return mmc_check_range(addr, 0, len, seed);
 }
 
+/*
+ * Share of the pages of a fresh anonymous mapping of @len bytes whose
+ * color is in @mask, per mille; -1 if the mapping fails. With @thp 0 the
+ * mapping is MADV_NOHUGEPAGE (colors are then a per-4K property), else
+ * left to the system's transparent hugepage setting. Every page is
+ * touched. With @keep the mapping is left in place there (for the caller
+ * to inspect and unmap), else unmapped.
+ */
+static inline long mmc_anon_permille(const struct hvc_geometry *geo,
+				     const struct hvc_mask *mask, size_t len,
+				     int thp, void **keep)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long bad;
+
+	if (p == MAP_FAILED)
+		return -1;
+	if (!thp)
+		madvise(p, len, MADV_NOHUGEPAGE);
+	mmc_fill(p, len, 1);
+	bad = mmc_bad_pages(geo, mask, p, len);
+	if (keep)
+		*keep = p;
+	else
+		munmap(p, len);
+	return 1000 - (long)(bad * 1000 / (len / PAGE));
+}
+
 /* The guest's init exports CG_KERNEL=debug on the KASAN/kmemleak kernel. */
 static inline int debug_kernel(void)
 {

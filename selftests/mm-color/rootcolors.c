@@ -86,17 +86,12 @@ out:
 /* Share of pages of a fresh anonymous mapping in the mask, per mille. */
 static void anon_fixed(const struct anon_measure *m, long res[2])
 {
-	char *p = mmap(NULL, m->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	unsigned long bad;
+	void *p;
 
-	if (p == MAP_FAILED)
+	/* No THP; the mapping goes when the child exits. */
+	res[0] = mmc_anon_permille(m->geo, m->mask, m->len, 0, &p);
+	if (res[0] < 0)
 		_exit(1);
-	/* No THP: colors are a per-4K property here. */
-	madvise(p, m->len, MADV_NOHUGEPAGE);
-	mmc_fill(p, m->len, 1);
-	bad = mmc_bad_pages(m->geo, m->mask, p, m->len);
-	res[0] = 1000 - (long)(bad * 1000 / (m->len / PAGE));
 }
 
 /*
