@@ -28,6 +28,10 @@ T=/sys/kernel/tracing
 [ -d $T/events ] || T=/sys/kernel/debug/tracing
 CPU1=/sys/devices/system/cpu/cpu1/online
 SECS=${CG_STRESS_SECS:-12}
+# The debug kernel's sanitizers slow every path the hold's timing depends
+# on: there the stress drives the paths for a shorter time and the
+# periods to each hold are only shown (as vm-run's timing bounds).
+[ "$CG_KERNEL" = debug ] && SECS=$((SECS / 2))
 if [ "$CG_ARCH" = arm64 ]; then
 	EV=cycles EV2=sw:cpu-clock
 else
@@ -179,8 +183,13 @@ tap_diag "stress: $CHANGES changes in $SECS s, $CHECKED checked;" \
 	"late boundaries $(rd cpu1/late_boundaries); status: $(rd status | tr '\n' '|')"
 tap_diag "stress: full periods after each checked change until the hold:$AFTER"
 tap_check "stress: every change was made ($CHANGES >= 8 in $SECS s)" test $CHANGES -ge 8
-tap_check "stress: after each of $CHECKED changes CPU1 was held within $((WITHIN + 1)) periods (late:${LATE:- none})" \
-	test -z "$LATE"
+if [ "$CG_KERNEL" = debug ]; then
+	tap_skip "stress: after each change CPU1 is held within $((WITHIN + 1)) periods (late:${LATE:- none})" \
+		"timing bounds are checked on Debian's kernels"
+else
+	tap_check "stress: after each of $CHECKED changes CPU1 was held within $((WITHIN + 1)) periods (late:${LATE:- none})" \
+		test -z "$LATE"
+fi
 tap_check "stress: no counter stalled (stalled_periods $(rd cpu1/stalled_periods), $STALLS trace events)" \
 	test "$(rd cpu1/stalled_periods)" = 0 -a $STALLS = 0
 rmmod memguard
