@@ -56,7 +56,10 @@ static int mg_ioc_level(void __user *arg, struct mg_bwlock_level *level)
 	return 0;
 }
 
-static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
+/* ACQUIRE and SET_LEVEL: a level from userspace, then @op under mg_lock(). */
+static long mg_ioc_with_level(struct mg_bwlock_file *bf, void __user *arg,
+			      int (*op)(struct mg_bwlock_file *bf,
+					const struct mg_bwlock_level *level))
 {
 	struct mg_bwlock_level level;
 	int ret;
@@ -65,21 +68,7 @@ static long mg_ioc_acquire(struct mg_bwlock_file *bf, void __user *arg)
 	if (ret)
 		return ret;
 	mg_lock();
-	ret = mg_bwlock_acquire(bf, &level);
-	mg_unlock();
-	return ret;
-}
-
-static long mg_ioc_set_level(struct mg_bwlock_file *bf, void __user *arg)
-{
-	struct mg_bwlock_level level;
-	int ret;
-
-	ret = mg_ioc_level(arg, &level);
-	if (ret)
-		return ret;
-	mg_lock();
-	ret = mg_bwlock_set_level(bf, &level);
+	ret = op(bf, &level);
 	mg_unlock();
 	return ret;
 }
@@ -141,9 +130,9 @@ static long mg_dev_ioctl(struct file *filp, unsigned int cmd,
 
 	switch (mg_cmd_v0(cmd)) {
 	case MEMGUARD_BWLOCK_ACQUIRE:
-		return mg_ioc_acquire(bf, uarg);
+		return mg_ioc_with_level(bf, uarg, mg_bwlock_acquire);
 	case MEMGUARD_BWLOCK_SET_LEVEL:
-		return mg_ioc_set_level(bf, uarg);
+		return mg_ioc_with_level(bf, uarg, mg_bwlock_set_level);
 	case MEMGUARD_BWLOCK_RELEASE:
 		return mg_ioc_release(bf);
 	case MEMGUARD_BWLOCK_GET:
