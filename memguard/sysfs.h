@@ -92,6 +92,7 @@ static inline int mg_parse_bool(struct mg_write *w)
 
 /* sysfs_global.c */
 extern const struct attribute_group mg_global_group;
+/* sysfs_bwlock.c */
 extern const struct attribute_group mg_bwlock_group;
 /* sysfs_cpu.c */
 extern const struct attribute_group *mg_cpu_groups[];
