@@ -1217,6 +1217,7 @@ static void memguard_files(void)
 		{ "critical", K_CPULIST, "\n", "1", 0, 0, 0 },
 		{ "reset_stats", K_TRIGGER, NULL, "1", 0, 0, 1 },
 		{ "hold_priority", K_NUM, "48", "60", 0, 1, 99 },
+		{ "bwlock_max_hold_ms", K_NUM, "10000", "2500", 0, 1, 3600000 },
 	};
 	struct iface f[64];
 	char names[16][3][32];
