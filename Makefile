@@ -170,9 +170,11 @@ VM_SUITES ?= $(filter bed,$(ALL_VM_SUITES)) $(filter mm-color,$(ALL_VM_SUITES)) 
 		$(if $(filter-out debian,$(KERNEL)),$(LLC_MODEL_SUITES)),$(ALL_VM_SUITES))
 VM_PLAIN := $(filter-out $(LLC_MODEL_SUITES),$(VM_SUITES))
 VM_LLC := $(filter $(LLC_MODEL_SUITES),$(VM_SUITES))
+# Seconds of memguard's stress of changes (selftests/memguard/stress.sh).
+MEMGUARD_STRESS_SECS ?= 12
 check-vm: modules guest
 	@mkdir -p $(RESULTS)
-	@rc=0; \
+	@rc=0; export VM_APPEND="$${VM_APPEND:-} cg.stress=$(MEMGUARD_STRESS_SECS)"; \
 	$(if $(VM_PLAIN),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
 		$(VM_PLAIN) || rc=1;) \
 	$(if $(VM_LLC),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
@@ -267,7 +269,7 @@ check:
 	@scripts/tap-summary $(RESULTS)
 
 check-full:
-	@$(MAKE) --no-print-directory check CHECK_PKG=check-pkg-full \
+	@$(MAKE) --no-print-directory check CHECK_PKG=check-pkg-full MEMGUARD_STRESS_SECS=60 \
 		CHECK_VM="$(CHECK_FULL_VM)" CHECK_LLC= CHECK_DEBUG_SKIP=interference \
 		CHECK_CELLS="x86_64:debian arm64:debian x86_64:debug arm64:debug" \
 		CHECK_NEGATIVE="x86_64:debian x86_64:debug arm64:debug"

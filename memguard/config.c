@@ -111,15 +111,11 @@ int mg_set_event(enum mg_slot slot, const struct mg_event_spec *spec,
 
 		mutex_lock(&mc->lock);
 		old = mc->event[slot];
-		mc->event[slot] = fresh[cpu];
+		mg_counter_install(mc, slot, fresh[cpu], spec);
 		mc->event_err[slot] = 0;
-		mc->limit_armed[slot] = false;
-		mc->counting[slot] = false;
-		clear_bit(slot, &mc->fired);
-		mc->zero_periods[slot] = 0;
-		/* The new counter starts disabled; the next boundary arms it. */
+		/* The new counter starts disabled; the resync arms it. */
 		mc->fresh = true;
-		mg_update_armed(mc, false);
+		mg_update_armed(mc, true);
 		mutex_unlock(&mc->lock);
 		fresh[cpu] = old;
 	}

@@ -4,6 +4,7 @@
  * architecture, creating a CPU's counter for an event, and probing that an
  * event can be counted on every online CPU. Event names are parse.c's.
  */
+#include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
@@ -49,6 +50,57 @@ void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec)
 	else
 		*spec = (struct mg_event_spec){ .none = true };
 #endif
+}
+
+/**
+ * mg_event_wakes_in_irq() - may an overflow of this event wake a thread?
+ * @spec: the event
+ *
+ * Overflows of a PMU event arrive in its interrupt (NMI on x86 and with
+ * arm64's pseudo-NMI, the handler checks that), those of the cpu-clock
+ * software event in an hrtimer's hard irq: no lock is held there. Other
+ * software events are counted inside the scheduler (context switches,
+ * migrations) with its locks held, where no task may be woken.
+ *
+ * Return: true if the overflow handler may wake the holder itself when it
+ * does not run in NMI.
+ */
+bool mg_event_wakes_in_irq(const struct mg_event_spec *spec)
+{
+	switch (spec->type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return !spec->none;
+	case PERF_TYPE_SOFTWARE:
+		return spec->config == PERF_COUNT_SW_CPU_CLOCK;
+	}
+	return false;
+}
+
+/**
+ * mg_counter_install() - a CPU's slot takes a new counter
+ * @mc: the CPU, under its mc->lock
+ * @slot: the slot
+ * @event: the counter, created disabled, or NULL
+ * @spec: its event
+ *
+ * The slot starts over: not counting, no overflow seen. The overflow
+ * handler reads the slot without a lock, so the wake-up bit is clear
+ * while the counter pointer changes: a handler that sees a mismatched
+ * pair takes the irq_work, which is safe everywhere.
+ */
+void mg_counter_install(struct mg_cpu *mc, enum mg_slot slot,
+			struct perf_event *event,
+			const struct mg_event_spec *spec)
+{
+	clear_bit(slot, &mc->irq_wake);
+	WRITE_ONCE(mc->event[slot], event);
+	if (event && mg_event_wakes_in_irq(spec))
+		set_bit(slot, &mc->irq_wake);
+	mc->counting[slot] = false;
+	clear_bit(slot, &mc->fired);
+	mc->zero_periods[slot] = 0;
 }
 
 /**

@@ -88,13 +88,9 @@ static int mg_cpu_online(unsigned int cpu)
 
 	mutex_lock(&mc->lock);
 	for (s = 0; s < MG_NR_SLOTS; s++) {
-		mc->event[s] = event[s];
+		mg_counter_install(mc, s, event[s], &mg_config.event[s]);
 		mc->event_err[s] = err[s];
-		mc->zero_periods[s] = 0;
-		mc->limit_armed[s] = false;
-		mc->counting[s] = false;
 	}
-	mc->fired = 0;
 	mc->thread = thread;
 	mc->online = true;
 	mc->armed = false;
@@ -132,7 +128,7 @@ static int mg_cpu_offline(unsigned int cpu)
 	WRITE_ONCE(mc->armed, false);
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		event[s] = mc->event[s];
-		mc->event[s] = NULL;
+		mg_counter_install(mc, s, NULL, NULL);
 	}
 	mutex_unlock(&mc->lock);
 

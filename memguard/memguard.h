@@ -69,6 +69,8 @@ struct mg_stats {
 	u64 hold_delay_hist[MG_DELAY_BUCKETS];
 	/* holds after an overflow taken in idle (time-like events) */
 	u64 idle_holds;
+	/* counted periods in which an armed counter did not count */
+	u64 stalled_periods;
 };
 
 /* Work bits for the per-CPU thread. */
@@ -92,24 +94,40 @@ struct mg_cpu {
 	bool critical;
 	bool throttled;
 	bool period_throttled;
-	bool fresh;		/* next boundary starts counting anew */
+	bool fresh;		/* counting began in this period: not accounted */
 	struct perf_event *event[MG_NR_SLOTS];
 	int event_err[MG_NR_SLOTS];
 	struct mg_budget budget[MG_NR_SLOTS];
 	u64 assigned[MG_NR_SLOTS];	/* budget this period, events */
 	u64 allowance[MG_NR_SLOTS];	/* assigned - donated + reclaimed */
 	bool mispredicted[MG_NR_SLOTS];
-	/* perf's event_limit is 1: the next overflow disables the counter */
-	bool limit_armed[MG_NR_SLOTS];
-	/* enabled by the thread and not known to be stopped since */
+	/* enabled by the thread and not disabled by it since */
 	bool counting[MG_NR_SLOTS];
-	unsigned long fired;	/* slots whose limit an overflow used up */
+	/* slots whose overflow the handler saw and the thread not yet */
+	unsigned long fired;
+	/* slots whose overflow may wake the thread from the handler */
+	unsigned long irq_wake;
+	/*
+	 * A slot's arming: counted up by the thread after each move of the
+	 * overflow point, copied by the handler at an overflow. An overflow
+	 * whose copy is older belongs to an overflow point that is gone.
+	 * (Not a time: local_clock() may stand still, and two stamps then
+	 * compare equal.)
+	 */
+	u32 arm_seq[MG_NR_SLOTS];
+	u32 fired_seq[MG_NR_SLOTS];
 	/*
 	 * Counts are never reset: a period's events are the count at its
-	 * end minus @count_base, the count at its start.
+	 * end minus @count_base, the count at its start; @running_base is
+	 * the counter's running time then, @idle_base_us the CPU's idle
+	 * time (-1 if the kernel does not keep it) and @clock_base
+	 * local_clock(), perf's clock, to tell a stalled counter from an
+	 * idle CPU or a clock that stood still.
 	 */
-	u64 overflow_count[MG_NR_SLOTS];	/* count at the last overflow */
 	u64 count_base[MG_NR_SLOTS];
+	u64 running_base[MG_NR_SLOTS];
+	u64 idle_base_us;
+	u64 clock_base;
 	/*
 	 * The first overflow not yet seen by the thread, 0 if none: its
 	 * local_clock() shifted left by one, bit 0 set if it interrupted
@@ -254,6 +272,10 @@ void mg_cpus_stop(void);
 
 /* counter.c */
 void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec);
+bool mg_event_wakes_in_irq(const struct mg_event_spec *spec);
+void mg_counter_install(struct mg_cpu *mc, enum mg_slot slot,
+			struct perf_event *event,
+			const struct mg_event_spec *spec);
 struct perf_event *mg_counter_create(const struct mg_event_spec *spec,
 				     unsigned int cpu);
 int mg_event_probe(const struct mg_event_spec *spec, unsigned int *failed_cpu);
@@ -268,7 +290,7 @@ void mg_thread_fn(unsigned int cpu);
 
 /* period.c; all but mg_timebase_set() run in the holder thread. */
 void mg_timebase_set(u32 period_us);
-u64 mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit);
+void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period);
 void mg_resync(struct mg_cpu *mc);
 void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim);
 

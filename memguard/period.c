@@ -7,12 +7,12 @@
  * configuration change) run in the holder thread under the CPU's
  * mc->lock; regulate.c's table says who else touches what.
  */
-#include <linux/delay.h>
-#include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
+#include <linux/tick.h>
 
 #include <colorguard/memguard.h>
 
@@ -38,108 +38,45 @@ void mg_timebase_set(u32 period_us)
 	spin_unlock(&mg_tb_lock);
 }
 
-/*
- * perf stops a counter at its event limit from an irq_work
- * (perf_event_disable_inatomic()); perf_event_disable() cancels that stop
- * while it is only queued. Until 6.11 (pending_disable_irq) the work is
- * not a hard one, so PREEMPT_RT runs it in the irq_work thread at
- * SCHED_FIFO 1, which this thread preempts: if it has begun (taken the
- * request, not yet disabled the counter), it would disable the counter
- * after the re-arm, for good. Let such a started stop finish first; it
- * takes a few microseconds and only a boundary that preempted it waits.
- */
-static void mg_limit_stop_sync(struct perf_event *ev)
-{
-#if IS_ENABLED(CONFIG_PREEMPT_RT) && !defined(MG_HAVE_PENDING_DISABLE_IRQ)
-	struct irq_work *stop = &ev->pending_irq;
-
-	while (irq_work_is_busy(stop) && !irq_work_is_pending(stop))
-		usleep_range(5, 10);
-#endif
-}
-
 /**
- * mg_arm() - count more events of a slot until the next overflow
+ * mg_arm() - move a slot's overflow point @period events ahead of now
  * @mc: the CPU, from its holder thread
  * @s: the slot
- * @period: the events until the overflow
- * @limit: whether the overflow stops the counter (a budget, not a count)
+ * @period: the events until the overflow (MG_COUNT_ONLY_PERIOD: none)
  *
- * perf_event_period() moves the overflow point @period events ahead of
- * now; on a running counter it also brings the count up to date (see
- * mg_boundary()), which is read at once. A stopped counter is started
- * again after that read: one call per boundary for a counter that did not
- * reach its limit, three for one that did. A limited counter
- * gets perf's event limit of one overflow: perf then disables it itself,
- * so no budget, however small, can make the PMU interrupt faster than
- * this thread re-arms it.
- *
- * Return: the counter's count when the new overflow point was set.
+ * A counter is enabled here and otherwise only moved: perf never stops
+ * it (memguard sets no event limit), so no stop perf queues can strike
+ * after a boundary, on any kernel. Only the hold decision stops one, a
+ * counter over its budget, itself, and the next boundary enables it
+ * again. perf_event_period() also restarts a counter perf throttled. An
+ * overflow of the new point taken before @mc->arm_seq counts up passes
+ * for a stale one: a budget that small overflows again at once.
  */
-u64 mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, bool limit)
+void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
 {
 	struct perf_event *ev = mc->event[s];
-	u64 count;
 
-	if (test_and_clear_bit(s, &mc->fired) && mc->limit_armed[s]) {
-		/* perf's own stop at the limit must not strike after this. */
-		mg_limit_stop_sync(ev);
-		perf_event_disable(ev);
-		mc->limit_armed[s] = false;
-		mc->counting[s] = false;
-	}
 	perf_event_period(ev, period);
-	count = local64_read(&ev->count);
-	if (limit && !mc->limit_armed[s]) {
-		mc->limit_armed[s] = true;
-		perf_event_refresh(ev, 1);
-	} else if (!mc->counting[s]) {
+	if (!mc->counting[s]) {
 		perf_event_enable(ev);
+		mc->counting[s] = true;
 	}
-	mc->counting[s] = true;
-	return count;
+	/* After the move: an overflow before it must not pass for a new one. */
+	WRITE_ONCE(mc->arm_seq[s], mc->arm_seq[s] + 1);
+}
+
+/* A slot's count, and its running time in @running. */
+static u64 mg_read(struct mg_cpu *mc, enum mg_slot s, u64 *running)
+{
+	u64 enabled;
+
+	return perf_event_read_value(mc->event[s], &enabled, running);
 }
 
 static u64 mg_period_index(struct mg_cpu *mc, ktime_t now)
 {
 	return div64_u64(ktime_to_ns(ktime_sub(now, mc->tb_start)),
 			 mc->period_ns);
-}
-
-/**
- * mg_resync() - start or stop a CPU's period timer after a change
- * @mc: the CPU, from its holder thread
- *
- * An armed CPU takes the common time base and starts its timer for the
- * end of the current period; a disarmed one stops timer and counters.
- */
-void mg_resync(struct mg_cpu *mc)
-{
-	ktime_t now;
-	u64 idx;
-	int s;
-
-	if (!mc->armed) {
-		hrtimer_cancel(&mc->timer);
-		for (s = 0; s < MG_NR_SLOTS; s++) {
-			if (mc->event[s])
-				perf_event_disable(mc->event[s]);
-			mc->counting[s] = false;
-		}
-		mc->fresh = true;
-		return;
-	}
-	spin_lock(&mg_tb_lock);
-	/* Counts since the last boundary do not fit a new time base. */
-	if (mc->tb_start != mg_tb_start || mc->period_ns != mg_tb_period_ns)
-		mc->fresh = true;
-	mc->tb_start = mg_tb_start;
-	WRITE_ONCE(mc->period_ns, mg_tb_period_ns);
-	spin_unlock(&mg_tb_lock);
-	now = ktime_get();
-	idx = mg_period_index(mc, now);
-	mc->period_end = ktime_add_ns(mc->tb_start, (idx + 1) * mc->period_ns);
-	hrtimer_start(&mc->timer, mc->period_end, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 /*
@@ -226,18 +163,88 @@ static void mg_account(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
 			      mc->period_throttled);
 }
 
-/* A slot's events since the last boundary, which moves to @count. */
-static u64 mg_take_count(struct mg_cpu *mc, enum mg_slot s, u64 count)
+/*
+ * Every counter's events and running time since the last boundary, which
+ * moves to now.
+ */
+static void mg_read_all(struct mg_cpu *mc, u64 used[MG_NR_SLOTS],
+			u64 ran[MG_NR_SLOTS])
 {
-	u64 used = count - mc->count_base[s];
+	u64 count, running;
+	int s;
 
-	mc->count_base[s] = count;
-	return used;
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (!mc->event[s])
+			continue;
+		count = mg_read(mc, s, &running);
+		used[s] = count - mc->count_base[s];
+		mc->count_base[s] = count;
+		ran[s] = running - mc->running_base[s];
+		mc->running_base[s] = running;
+	}
 }
 
-/* Every counter armed for the new period's allowances; @count: theirs. */
-static void mg_arm_all(struct mg_cpu *mc, bool monitor,
-		       u64 count[MG_NR_SLOTS])
+/* What the CPU's clocks saw since the last boundary, which moves to now. */
+struct mg_elapsed {
+	u64 idle_ns;	/* idle time; U64_MAX when the kernel keeps none */
+	u64 clock_ns;	/* local_clock(), which perf times counters with */
+};
+
+static void mg_take_elapsed(struct mg_cpu *mc, struct mg_elapsed *e)
+{
+	u64 idle_us = get_cpu_idle_time_us(mc->cpu, NULL);
+	u64 clock = local_clock();
+
+	e->idle_ns = U64_MAX;
+	if (idle_us != (u64)-1 && mc->idle_base_us != (u64)-1 &&
+	    idle_us >= mc->idle_base_us)
+		e->idle_ns = (idle_us - mc->idle_base_us) * NSEC_PER_USEC;
+	mc->idle_base_us = idle_us;
+	e->clock_ns = clock - mc->clock_base;
+	mc->clock_base = clock;
+}
+
+/*
+ * A counter that counted through a whole period without a hold stalled
+ * if it never ran on the PMU then, or if it had a budget and counted
+ * nothing while the CPU was busy (idle for less than half the period):
+ * something memguard did not do stopped it, and the CPU ran unregulated.
+ * Count it, trace it and enable the counter again: perf_event_enable()
+ * restarts a counter that was disabled or in error (a throttled one
+ * restarts with the move of its overflow point that follows). A held
+ * period is no stall (the counter reached its budget; the hold stopped
+ * it), nor one in which perf's clock did not advance by half a period:
+ * running times are in that clock, which, without a stable TSC, may
+ * stand still up to a tick while ktime goes on (seen in x86 TCG guests).
+ */
+static void mg_check_stall(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
+			   const u64 ran[MG_NR_SLOTS],
+			   const u64 allowance[MG_NR_SLOTS],
+			   const struct mg_elapsed *e, bool monitor)
+{
+	bool busy = e->idle_ns < mc->period_ns / 2;
+	bool stalled = false;
+	int s;
+
+	if (mc->period_throttled || e->clock_ns < mc->period_ns / 2)
+		return;
+	for (s = 0; s < MG_NR_SLOTS; s++) {
+		if (!mc->event[s])
+			continue;
+		if (ran[s] &&
+		    (used[s] || !busy || monitor || allowance[s] == MG_UNLIMITED))
+			continue;
+		trace_memguard_stalled(mc->cpu, mc->period_no, s, used[s],
+				       ran[s], e->idle_ns);
+		perf_event_enable(mc->event[s]);
+		stalled = true;
+	}
+	if (stalled)
+		mc->stats.stalled_periods++;
+}
+
+/* Every counter armed for the new period's allowances. */
+static void mg_arm_all(struct mg_cpu *mc, bool monitor)
 {
 	int s;
 
@@ -245,9 +252,9 @@ static void mg_arm_all(struct mg_cpu *mc, bool monitor,
 		if (!mc->event[s])
 			continue;
 		if (mc->allowance[s] == MG_UNLIMITED || monitor)
-			count[s] = mg_arm(mc, s, MG_COUNT_ONLY_PERIOD, false);
+			mg_arm(mc, s, MG_COUNT_ONLY_PERIOD);
 		else
-			count[s] = mg_arm(mc, s, mc->allowance[s], true);
+			mg_arm(mc, s, mc->allowance[s]);
 	}
 }
 
@@ -260,28 +267,75 @@ static void mg_next_period(struct mg_cpu *mc, u64 idx)
 }
 
 /**
+ * mg_resync() - start or stop a CPU's period timer after a change
+ * @mc: the CPU, from its holder thread
+ *
+ * An armed CPU takes the common time base and starts its timer for the
+ * end of the current period; a disarmed one stops timer and counters.
+ * A CPU that starts counting anew (armed again, a new time base, a new
+ * counter, monitor mode switched) is regulated from here on: the period
+ * under way gets its budgets at once, so a change never leaves a period
+ * unregulated; the next boundary does not account it (it began before).
+ */
+void mg_resync(struct mg_cpu *mc)
+{
+	u64 used[MG_NR_SLOTS], ran[MG_NR_SLOTS];
+	struct mg_elapsed e;
+	ktime_t now;
+	u64 idx;
+	int s;
+
+	if (!mc->armed) {
+		hrtimer_cancel(&mc->timer);
+		for (s = 0; s < MG_NR_SLOTS; s++) {
+			if (mc->event[s])
+				perf_event_disable(mc->event[s]);
+			mc->counting[s] = false;
+		}
+		mc->fresh = true;
+		return;
+	}
+	spin_lock(&mg_tb_lock);
+	/* Counts since the last boundary do not fit a new time base. */
+	if (mc->tb_start != mg_tb_start || mc->period_ns != mg_tb_period_ns)
+		mc->fresh = true;
+	mc->tb_start = mg_tb_start;
+	WRITE_ONCE(mc->period_ns, mg_tb_period_ns);
+	spin_unlock(&mg_tb_lock);
+	now = ktime_get();
+	idx = mg_period_index(mc, now);
+	mc->period_end = ktime_add_ns(mc->tb_start, (idx + 1) * mc->period_ns);
+	hrtimer_start(&mc->timer, mc->period_end, HRTIMER_MODE_ABS_PINNED_HARD);
+	if (!mc->fresh)
+		return;
+	mc->period_no = idx;
+	mc->period_throttled = false;
+	mg_read_all(mc, used, ran);
+	mg_take_elapsed(mc, &e);
+	mg_assign_budgets(mc, READ_ONCE(mg_config.line_size), false);
+	mg_arm_all(mc, READ_ONCE(mg_config.monitor));
+}
+
+/**
  * mg_boundary() - the period ended: account it, start the next one
  * @mc: the CPU, from its holder thread
  * @line_size: mg_config's, for budgets in MB/s
  * @reclaim: mg_config's: donate predicted unused budget
  *
- * Reads the counters, updates the statistics, assigns the new period's
- * budgets (donating to the reclaim pool) and re-arms. Counters are not
- * reset: each period is a difference of counts. Without reclaim this
- * costs one perf call per counter that is still counting: the
- * perf_event_period() that moves its overflow point also folds its count
- * (the PMU driver's stop with PERF_EF_UPDATE), so the count read after it
- * is exact. Reclaim predicts the new period's use from the ended one, so
- * it reads the counts first, one call more.
+ * Reads the counters (perf_event_read_value(): counts are never reset,
+ * each period is a difference of counts), updates the statistics, checks
+ * that every counter counted, assigns the new period's budgets (donating
+ * to the reclaim pool, which predicts from the ended period) and moves
+ * each counter's overflow point: two perf calls per counter.
  */
 void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 {
-	u64 used[MG_NR_SLOTS] = { 0 }, count[MG_NR_SLOTS], ended[MG_NR_SLOTS];
+	u64 used[MG_NR_SLOTS] = { 0 }, ran[MG_NR_SLOTS] = { 0 };
 	ktime_t t0 = ktime_get();
 	bool monitor = READ_ONCE(mg_config.monitor);
-	u64 idx, cost, lat, enabled, running;
+	struct mg_elapsed e;
+	u64 idx, cost, lat;
 	bool counted;
-	int s;
 
 	if (!mc->armed)
 		return;
@@ -297,30 +351,15 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 		if (!counted)
 			mc->stats.late_boundaries++;
 	}
-	if (reclaim) {
-		for (s = 0; s < MG_NR_SLOTS; s++) {
-			if (!mc->event[s])
-				continue;
-			count[s] = perf_event_read_value(mc->event[s], &enabled,
-							 &running);
-			used[s] = mg_take_count(mc, s, count[s]);
-		}
-		if (counted)
-			mg_account(mc, used, mc->allowance);
-		mg_next_period(mc, idx);
-		mg_assign_budgets(mc, line_size, true);
-		mg_arm_all(mc, monitor, count);
-	} else {
-		memcpy(ended, mc->allowance, sizeof(ended));
-		mg_assign_budgets(mc, line_size, false);
-		mg_arm_all(mc, monitor, count);
-		for (s = 0; s < MG_NR_SLOTS; s++)
-			if (mc->event[s])
-				used[s] = mg_take_count(mc, s, count[s]);
-		if (counted)
-			mg_account(mc, used, ended);
-		mg_next_period(mc, idx);
+	mg_read_all(mc, used, ran);
+	mg_take_elapsed(mc, &e);
+	if (counted) {
+		mg_account(mc, used, mc->allowance);
+		mg_check_stall(mc, used, ran, mc->allowance, &e, monitor);
 	}
+	mg_next_period(mc, idx);
+	mg_assign_budgets(mc, line_size, reclaim);
+	mg_arm_all(mc, monitor);
 
 	cost = ktime_to_ns(ktime_sub(ktime_get(), t0));
 	mc->stats.boundary_ns_total += cost;

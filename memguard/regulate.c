@@ -10,13 +10,19 @@
  * each regulation period at a time common to all CPUs, and a SCHED_FIFO
  * thread bound to it. A counter's sample period is the CPU's budget, so its
  * overflow marks exhaustion; the overflow handler (possibly in NMI) notes
- * the count and the time and queues an irq_work, which wakes the thread.
- * The thread does every perf call (period, enable, read, disable) in
- * process context, at period boundaries and to re-arm after a stale
- * overflow or a reclaim, and holds an over-budget core in the real idle
- * loop (play_idle_precise()) until the period ends. From the overflow to
- * the idle entry it takes only mc->lock (which a configuration write on
- * that CPU may hold for a moment) and makes no perf call.
+ * the time and queues an irq_work, which wakes the thread. memguard uses
+ * the exported perf API only and reads no field of a perf event: the
+ * thread does every perf call (period, enable, read, disable) in process
+ * context, at period boundaries, for a reclaim and for a hold, and holds
+ * an over-budget core in the real idle loop (play_idle_precise()) until
+ * the period ends. perf itself never stops a counter: with no event
+ * limit there is no stop that perf queues and that could strike after a
+ * boundary (PREEMPT_RT before 6.11 runs that stop in a preemptible
+ * thread), and a counter that stops anyway is found and restarted at the
+ * next boundary (period.c, mg_check_stall()). From the overflow to the
+ * idle entry the thread takes only mc->lock (which a configuration write
+ * on that CPU may hold for a moment) and makes one perf call, which stops
+ * the exhausted counter for the hold.
  *
  * Who runs what, and what it may touch (mc: the CPU's struct mg_cpu; a
  * field read outside mc->lock is read with READ_ONCE()):
@@ -26,8 +32,10 @@
  *  mg_overflow_handler   PMU overflow: NMI   nothing       reads mc->event[],
  *                        (x86, arm64 with                  ->armed,
  *                        pseudo-NMI) or                    ->throttled;
- *                        hard irq                          set_bit() ->fired,
- *                                                          ->overflow_count[];
+ *                        hard irq                          ->irq_wake,
+ *                                                          ->arm_seq[];
+ *                                                          sets ->fired_seq[],
+ *                                                          set_bit() ->fired,
  *                                                          stamps ->overflow;
  *                                                          queues ->irq_work
  *                                                          or, in a PMU or
@@ -112,28 +120,6 @@ static void mg_kick(struct mg_cpu *mc, int bit)
 	wake_up_process(mc->thread);
 }
 
-/*
- * May the overflow handler wake the thread itself? Only from the hard
- * interrupt of a PMU (not NMI) or of a cpu-clock counter's hrtimer, where
- * no lock is held; software events are also counted inside the scheduler
- * (context switches, migrations) with its locks held, and NMIs may not
- * wake at all: those go through the irq_work.
- */
-static bool mg_overflow_can_wake(struct perf_event *event)
-{
-	if (in_nmi() || !in_hardirq())
-		return false;
-	switch (event->attr.type) {
-	case PERF_TYPE_HARDWARE:
-	case PERF_TYPE_HW_CACHE:
-	case PERF_TYPE_RAW:
-		return true;
-	case PERF_TYPE_SOFTWARE:
-		return event->attr.config == PERF_COUNT_SW_CPU_CLOCK;
-	}
-	return false;
-}
-
 /**
  * mg_overflow_handler() - a counter reached its sample period
  * @event: the counter
@@ -141,24 +127,28 @@ static bool mg_overflow_can_wake(struct perf_event *event)
  * @regs: unused
  *
  * May run in NMI: nothing but flag tests, local_clock() and an irq_work,
- * or, where that is safe, the thread's wake-up itself (one interrupt
- * fewer on the way to the hold). Keeps the counter's count at the
- * overflow for the hold decision, and stamps the first overflow the
- * thread has not yet seen with its time and whether it interrupted the
- * idle task.
+ * or, from the hard interrupt of an event that allows it (counter.c's
+ * mg_event_wakes_in_irq()), the thread's wake-up itself (one interrupt
+ * fewer on the way to the hold). Marks the slot's overflow with its
+ * arming, for the hold decision to tell it from one of an overflow point
+ * since moved, and stamps the first overflow the thread has not yet seen with its time and
+ * whether it interrupted the idle task. Reads nothing of @event: its
+ * count is the holder thread's to read, through the perf API.
  */
 void mg_overflow_handler(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
 {
 	struct mg_cpu *mc = this_cpu_ptr(&mg_cpus);
+	u64 now = local_clock();
+	bool wake = false;
 	int s;
 
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (READ_ONCE(mc->event[s]) != event)
 			continue;
-		/* The PMU drivers update the count before calling us. */
-		WRITE_ONCE(mc->overflow_count[s], local64_read(&event->count));
+		WRITE_ONCE(mc->fired_seq[s], READ_ONCE(mc->arm_seq[s]));
 		set_bit(s, &mc->fired);
+		wake = test_bit(s, &mc->irq_wake);
 	}
 	if (!READ_ONCE(mc->armed) || READ_ONCE(mc->throttled))
 		return;
@@ -167,9 +157,8 @@ void mg_overflow_handler(struct perf_event *event,
 	 * run between this test and the write.
 	 */
 	if (!READ_ONCE(mc->overflow))
-		WRITE_ONCE(mc->overflow, local_clock() << 1 |
-			   is_idle_task(current));
-	if (mg_overflow_can_wake(event))
+		WRITE_ONCE(mc->overflow, now << 1 | is_idle_task(current));
+	if (wake && !in_nmi() && in_hardirq())
 		mg_kick(mc, MG_WORK_OVERFLOW);
 	else
 		irq_work_queue(&mc->irq_work);
@@ -249,44 +238,49 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
 
 /*
  * The hold decision: fills @h, h->hold_ns 0 for no hold. It runs between
- * the overflow interrupt and the hold, so it makes no perf call: a counter
- * whose overflow fired is judged by the count its interrupt saw (a
- * limited counter stops there), one that did not fire waits for its own
- * interrupt and goes on counting through the hold (what the CPU's
- * interrupts do then is its traffic too; the boundary re-arms it).
+ * the overflow interrupt and the hold. A slot whose overflow carries the
+ * current arming reached its allowance then (older ones belong to a point
+ * since moved, by a boundary or a reclaim: stale); with reclaim the
+ * thread reads its count and asks the pool for more, otherwise it counts
+ * as used up. A slot over its budget stops
+ * counting for the hold (perf would raise an overflow every allowance
+ * events otherwise, and a time-like event would count the hold); one
+ * that did not fire goes on counting through the hold (what the CPU's
+ * interrupts do then is its traffic too). The boundary re-arms both.
  */
 static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 {
-	u64 *val = h->used;
-	bool hit = false, over = false;
+	unsigned long over = 0;
+	bool hit = false, reclaim;
+	u64 more, enabled, running;
 	ktime_t now;
-	u64 more;
 	s64 hold;
 	int s;
 
 	h->overflow = xchg(&mc->overflow, 0);
 	/* Monitor mode measures only (period.c leaves counters unlimited). */
-	if (!mc->armed || mc->fresh || mc->throttled ||
-	    READ_ONCE(mg_config.monitor))
+	if (!mc->armed || mc->throttled || READ_ONCE(mg_config.monitor))
 		return;
+	reclaim = READ_ONCE(mg_config.reclaim);
 	for (s = 0; s < MG_NR_SLOTS; s++) {
-		if (!mc->event[s] || !test_bit(s, &mc->fired))
+		if (!mc->event[s] || !test_and_clear_bit(s, &mc->fired))
 			continue;
-		val[s] = READ_ONCE(mc->overflow_count[s]) - mc->count_base[s];
-		if (mc->allowance[s] == MG_UNLIMITED)
+		if (mc->allowance[s] == MG_UNLIMITED ||
+		    READ_ONCE(mc->fired_seq[s]) != mc->arm_seq[s])
 			continue;
-		if (val[s] < mc->allowance[s]) {
-			/* A stale overflow used up the limit: arm for the rest. */
-			mg_arm(mc, s, mc->allowance[s] - val[s], true);
-			continue;
-		}
 		hit = true;
-		more = READ_ONCE(mg_config.reclaim) ?
-			mg_reclaim_take(mc, s, val[s]) : 0;
+		h->used[s] = mc->allowance[s];
+		more = 0;
+		if (reclaim) {
+			h->used[s] = perf_event_read_value(mc->event[s],
+							   &enabled, &running) -
+				     mc->count_base[s];
+			more = mg_reclaim_take(mc, s, h->used[s]);
+		}
 		if (more)
-			mg_arm(mc, s, more, true);
+			mg_arm(mc, s, more);
 		else
-			over = true;
+			over |= BIT(s);
 	}
 	if (!hit)
 		mc->stats.spurious_overflows++;
@@ -296,6 +290,10 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
 	if (hold < MG_MIN_HOLD_NS)
 		return;
+	for_each_set_bit(s, &over, MG_NR_SLOTS) {
+		perf_event_disable(mc->event[s]);
+		mc->counting[s] = false;
+	}
 	WRITE_ONCE(mc->throttled, true);
 	mc->period_throttled = true;
 	mc->throttle_start = now;

@@ -75,6 +75,10 @@ static ssize_t mg_status_show(const struct mg_file *file, unsigned int unused,
 	for_each_online_cpu(cpu) {
 		struct mg_cpu *mc = per_cpu_ptr(&mg_cpus, cpu);
 
+		if (READ_ONCE(mc->stats.stalled_periods))
+			len += sysfs_emit_at(buf, len,
+					     "cpu%u: a counter stalled in %llu periods and was restarted (trace event memguard_stalled)\n",
+					     cpu, READ_ONCE(mc->stats.stalled_periods));
 		for (s = 0; s < MG_NR_SLOTS; s++) {
 			if (mc->event_err[s])
 				len += sysfs_emit_at(buf, len, "cpu%u: no %s counter: %pe\n",
