@@ -242,8 +242,8 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
  * current arming reached its allowance then (older ones belong to a point
  * since moved, by a boundary or a reclaim: stale); with reclaim the
  * thread reads its count and asks the pool for more, otherwise it counts
- * as used up. A slot over its budget stops
- * counting for the hold (perf would raise an overflow every allowance
+ * as used up. A slot over its budget stops counting until the boundary,
+ * with or without a hold (perf would raise an overflow every allowance
  * events otherwise, and a time-like event would count the hold); one
  * that did not fire goes on counting through the hold (what the CPU's
  * interrupts do then is its traffic too). The boundary re-arms both.
@@ -286,14 +286,20 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 		mc->stats.spurious_overflows++;
 	if (!over)
 		return;
-	now = ktime_get();
-	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
-	if (hold < MG_MIN_HOLD_NS)
-		return;
+	/*
+	 * An exhausted counter stops until the boundary, held or not: with
+	 * no event limit it would raise an overflow every allowance events
+	 * (a time-like event counts the interrupts themselves, which under
+	 * emulation can cost more than a small allowance: a storm).
+	 */
 	for_each_set_bit(s, &over, MG_NR_SLOTS) {
 		perf_event_disable(mc->event[s]);
 		mc->counting[s] = false;
 	}
+	now = ktime_get();
+	hold = ktime_to_ns(ktime_sub(mc->period_end, now));
+	if (hold < MG_MIN_HOLD_NS)
+		return;
 	WRITE_ONCE(mc->throttled, true);
 	mc->period_throttled = true;
 	mc->throttle_start = now;
