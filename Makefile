@@ -22,6 +22,8 @@
 #                              kernel-doc, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
 #   make llc-report ARCH=arm64 the interference scenario under the LLC model
+#   make docs                  Documentation/ as HTML in build/docs/html (Sphinx, -W)
+#   make check-docs            make docs, the names the docs use, the man pages
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(CG_CACHE),$(TOP)/.cache)
@@ -233,6 +235,8 @@ check:
 		scripts/install-deps all
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
+	-@scripts/tap-run --step check-docs --prefix docs --out $(RESULTS) -- \
+		$(MAKE) --no-print-directory check-docs
 	-@scripts/tap-run --step check-build-newer --prefix build-newer --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-build-newer
 	-@scripts/tap-run --step check-pkg --prefix pkg --out $(RESULTS) -- \
@@ -282,6 +286,20 @@ bench: bench-hv-color modules guest
 	$(if $(filter arm64,$(ARCH)),VM_ICOUNT=$(BENCH_ICOUNT) scripts/vm/run \
 		--arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
 		$(ICOUNT_SUITES) memguard/bench-icount.sh)
+
+# The documentation, built like the kernel's: Sphinx from Debian's
+# python3-sphinx with warnings as errors. Documentation/conf.py renders the
+# man pages and includes what the measuring commands wrote under build/.
+.PHONY: docs check-docs
+docs:
+	@command -v sphinx-build >/dev/null && command -v dot >/dev/null && \
+		command -v groff >/dev/null || scripts/install-deps docs
+	@sphinx-build -W --keep-going -q -b html -d $(BUILD)/docs/doctrees \
+		Documentation $(BUILD)/docs/html
+	@echo "docs: $(BUILD)/docs/html/index.html"
+check-docs:
+	@mkdir -p $(RESULTS)
+	@MAKE="$(MAKE)" scripts/tap-run --name docs --out $(RESULTS) -- selftests/docs/run
 
 vm-shell: modules guest
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --shell
