@@ -231,6 +231,8 @@ CHECK_PKG ?= check-pkg
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 check:
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS) && date +%s > $(BUILD)/check-start
+	@scripts/provenance "make check" $(sort $(CHECK_VM) $(CHECK_CELLS) $(CHECK_ICOUNT) \
+		$(CHECK_LLC) $(CHECK_NEGATIVE)) > $(RESULTS)/provenance.txt
 	@scripts/tap-run --step install-deps --prefix deps- --out $(RESULTS) -- \
 		scripts/install-deps all
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
@@ -281,6 +283,9 @@ BENCH_ICOUNT := shift=0,sleep=off
 # On arm64 a deterministic boot follows: memguard's accuracy, its armed
 # overhead and its accuracy with every CPU armed.
 bench: bench-hv-color modules guest
+	@mkdir -p $(BUILD)/bench
+	@scripts/provenance "make bench ARCH=$(ARCH) KERNEL=$(KERNEL)" $(ARCH):$(KERNEL) \
+		> $(BUILD)/bench/provenance.txt
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
 		mm-color/bench.sh memguard/bench
 	$(if $(filter arm64,$(ARCH)),VM_ICOUNT=$(BENCH_ICOUNT) scripts/vm/run \
