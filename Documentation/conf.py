@@ -27,8 +27,10 @@ html_show_sourcelink = False
 highlight_language = 'none'
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
-BUILD = os.environ.get('CG_BUILD', os.path.join(TOP, 'build'))
-GEN = os.path.join(BUILD, 'docs', 'gen')
+# Where the measuring commands wrote (CG_DOCS_RESULTS=DIR reads another
+# tree's build/); the pages include from GEN, always this tree's.
+BUILD = os.environ.get('CG_DOCS_RESULTS', os.path.join(TOP, 'build'))
+GEN = os.path.join(TOP, 'build', 'docs', 'gen')
 
 
 def _write(name, text):
@@ -58,6 +60,23 @@ def _literal(path):
                               for l in text.split('\n')) + '\n'
 
 
+def _steps(path):
+    """make check's steps.tsv (step, seconds, status) as a table."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            p = line.rstrip('\n').split('\t')
+            if len(p) == 3:
+                rows.append(p)
+    text = '.. list-table::\n   :header-rows: 1\n\n'
+    text += '   * - step\n     - seconds\n     - status\n'
+    for step, sec, rc in rows:
+        text += '   * - %s\n     - %s\n     - %s\n' % (step, sec, rc)
+    total = sum(int(r[1]) for r in rows if r[1].isdigit())
+    text += '   * - all steps\n     - %d\n     -\n\n' % total
+    return text
+
+
 def _result(name, title, command, cost, files, provenance, image=None):
     """build/docs/gen/NAME.rst: the measured files with their provenance,
     or a note that says which command generates them."""
@@ -79,9 +98,19 @@ def _result(name, title, command, cost, files, provenance, image=None):
                  'figures were measured before their command wrote one. '
                  'Run ``%s`` again.\n\n' % (provenance, command))
     for f in found:
-        text += '``build/%s``:\n\n' % f + _literal(os.path.join(BUILD, f))
+        text += '``build/%s``:\n\n' % f
+        if f.endswith('steps.tsv'):
+            text += _steps(os.path.join(BUILD, f))
+        else:
+            text += _literal(os.path.join(BUILD, f))
     if image and os.path.exists(os.path.join(BUILD, image)):
-        text += '.. image:: /../build/%s\n\n' % image
+        with open(os.path.join(BUILD, image), 'rb') as f:
+            png = f.read()
+        dest = name + os.path.splitext(image)[1]
+        os.makedirs(GEN, exist_ok=True)
+        with open(os.path.join(GEN, dest), 'wb') as f:
+            f.write(png)
+        text += '.. image:: /../build/docs/gen/%s\n\n' % dest
     _write(name + '.rst', text)
 
 
