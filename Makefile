@@ -22,6 +22,8 @@
 #                              kernel-doc, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
 #   make llc-report ARCH=arm64 the interference scenario under the LLC model
+#   make docs                  Documentation/ as HTML in build/docs/html (Sphinx, -W)
+#   make check-docs            make docs, the names the docs use, the man pages
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(CG_CACHE),$(TOP)/.cache)
@@ -231,10 +233,14 @@ CHECK_PKG ?= check-pkg
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 check:
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS) && date +%s > $(BUILD)/check-start
+	@scripts/provenance "make check" $(sort $(CHECK_VM) $(CHECK_CELLS) $(CHECK_ICOUNT) \
+		$(CHECK_LLC) $(CHECK_NEGATIVE)) > $(RESULTS)/provenance.txt
 	@scripts/tap-run --step install-deps --prefix deps- --out $(RESULTS) -- \
 		scripts/install-deps all
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
+	-@scripts/tap-run --step check-docs --prefix docs --out $(RESULTS) -- \
+		$(MAKE) --no-print-directory check-docs
 	-@scripts/tap-run --step check-build-newer --prefix build-newer --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-build-newer
 	-@scripts/tap-run --step check-pkg --prefix pkg --out $(RESULTS) -- \
@@ -279,11 +285,28 @@ BENCH_ICOUNT := shift=0,sleep=off
 # On arm64 a deterministic boot follows: memguard's accuracy, its armed
 # overhead and its accuracy with every CPU armed.
 bench: bench-hv-color modules guest
+	@mkdir -p $(BUILD)/bench
+	@scripts/provenance "make bench ARCH=$(ARCH) KERNEL=$(KERNEL)" $(ARCH):$(KERNEL) \
+		> $(BUILD)/bench/provenance.txt
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
 		mm-color/bench.sh memguard/bench
 	$(if $(filter arm64,$(ARCH)),VM_ICOUNT=$(BENCH_ICOUNT) scripts/vm/run \
 		--arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
 		$(ICOUNT_SUITES) memguard/bench-icount.sh)
+
+# The documentation, built like the kernel's: Sphinx from Debian's
+# python3-sphinx with warnings as errors. Documentation/conf.py renders the
+# man pages and includes what the measuring commands wrote under build/.
+.PHONY: docs check-docs
+docs:
+	@command -v sphinx-build >/dev/null && command -v dot >/dev/null && \
+		command -v groff >/dev/null || scripts/install-deps docs
+	@sphinx-build -W --keep-going -q -b html -d $(BUILD)/docs/doctrees \
+		Documentation $(BUILD)/docs/html
+	@echo "docs: $(BUILD)/docs/html/index.html"
+check-docs:
+	@mkdir -p $(RESULTS)
+	@MAKE="$(MAKE)" scripts/tap-run --name docs --out $(RESULTS) -- selftests/docs/run
 
 vm-shell: modules guest
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --shell

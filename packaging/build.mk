@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Installing and packaging (see README, "Install on your board"):
+# Installing and packaging (see Documentation/colorguard/reference/install.rst):
 #   make install DESTDIR=...  the tool, critbench and the interference
 #                             runner, man pages, systemd units, the udev
 #                             rule and sysusers group of the device nodes,
@@ -150,7 +150,7 @@ guest-tools: $(GUEST)/status/colorguard.service
 
 # make check runs check-pkg: packaging/test/run (the packages built,
 # lintian, man pages, then installed into a fresh Debian 12 root: DKMS
-# for 6.1 and 6.12, dpkg -L against the README, systemd-analyze verify,
+# for 6.1 and 6.12, dpkg -L against the install page, systemd-analyze verify,
 # purge; about 3.5 minutes with the .debs cached), then one VM boot of the
 # apply and status suites on the 6.1 modules DKMS built there.
 # check-pkg-full (make check-full) adds the 6.1 PREEMPT_RT headers.

@@ -21,8 +21,9 @@
  *    the malformed-blob table, the revision test) and fuzz_blob.c's seeds,
  *    selftests/colorguard (compile/decode round trip and the decode of a
  *    blob of another revision);
- *  - Documentation/cell-blob.md: the revision history, what changed and
- *    why, so that a hypervisor port knows what to update;
+ *  - Documentation/colorguard/reference/cell-blob.rst: the revision
+ *    history, what changed and why, so that a hypervisor port knows
+ *    what to update;
  *  - the tool: colorguard compile and decode go through hv-color, so
  *    they follow; their man page (colorguard.8) and README name the
  *    revision decode prints.

@@ -11,5 +11,7 @@ demo:
 	@echo "demo: building modules and guest programs for $(DEMO_ARCH) (log: build/demo/build.log)"
 	@$(MAKE) --no-print-directory modules guest guest-tools ARCH=$(DEMO_ARCH) KERNEL=debian \
 		> $(BUILD)/demo/build.log 2>&1 || { tail -n 20 $(BUILD)/demo/build.log; exit 1; }
+	@scripts/provenance "make demo ARCH=$(DEMO_ARCH)" $(DEMO_ARCH):debian \
+		> $(BUILD)/demo/provenance.txt
 	@echo "demo: booting the $(DEMO_ARCH) VM (QEMU TCG, 2 CPUs)"
 	@VM_KVM=1 scripts/vm/run --arch $(DEMO_ARCH) --results $(BUILD)/demo interference/demo.sh

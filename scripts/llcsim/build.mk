@@ -22,12 +22,15 @@ $(LLCSIM_SO): scripts/llcsim/llcsim.c include/colorguard/llcsim.h $(HV_COLOR_SRC
 llcsim: $(LLCSIM_SO)
 check-vm vm-shell demo: llcsim
 
-# The interference scenario under the model, five configurations
-# (selftests/interference/llc.sh): table and plot in build/llc-report/.
+# The interference scenario under the model, seven configurations
+# (selftests/interference/llc.sh): table and plot in build/llc-report/,
+# with the provenance the docs' results page shows beside them.
 # Not part of make check (several minutes per architecture).
 .PHONY: llc-report
 llc-report: modules guest guest-tools llcsim
 	@mkdir -p $(BUILD)/llc-report
+	@scripts/provenance "make llc-report ARCH=$(ARCH)" $(ARCH):debian \
+		> $(BUILD)/llc-report/$(ARCH)-provenance.txt
 	scripts/vm/run --arch $(ARCH) --results $(BUILD)/llc-report interference/llc.sh
 
 # Host test of the scenario report (host-check) on a TSV of known windows.

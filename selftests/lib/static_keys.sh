@@ -8,7 +8,7 @@
 # run in four both guest CPUs spun with interrupts off, one at a jump
 # label site crossing a page boundary (finish_task_switch+0x9f), the other
 # taking int3 there over and over; soft lockups and RCU stalls, then the
-# boot's timeout (README, "Cells on KVM"). Holding each key on for the
+# boot's timeout (reference/cells.rst). Holding each key on for the
 # whole suite (a cpuset cgroup of our own, a KVM vCPU without an irqchip)
 # keeps the text as it is. colorguard's code paths stay the same: the
 # cells still make and remove their partitions and VMs.
