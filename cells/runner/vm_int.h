@@ -98,6 +98,14 @@ void cell_vcpus_stop(struct cell_vm *vm);
 void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 	      const char *reason);
 
+/* exit.c */
+void cell_exit_count(struct cell_vm *vm, enum cell_exit_kind k);
+/* One exit of v; 0 to go on running. */
+int cell_exit_handle(struct cell_vcpu *v);
+/* End the cell as failed on v's CPU, with a one-line reason. */
+void cell_vcpu_fail(struct cell_vcpu *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* bwlock.c */
 void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell);
 void cell_bwlock_reset(struct cell_vm *vm);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exits of a vCPU: the console register, the bandwidth-lock register
+ * (bwlock.c), the inmate's stop, and every exit the runner cannot serve,
+ * which fails the cell.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vm_int.h"
+
+void cell_exit_count(struct cell_vm *vm, enum cell_exit_kind k)
+{
+	__atomic_add_fetch(&vm->exits[k], 1, __ATOMIC_RELAXED);
+}
+
+void cell_vcpu_fail(struct cell_vcpu *v, const char *fmt, ...)
+{
+	char r[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r, sizeof(r), fmt, ap);
+	va_end(ap);
+	cell_end(v->vm, CELL_FAILED, v->host_cpu, r);
+}
+
+/* The inmate stopped: cleanly, or after reporting a fault. */
+static void inmate_stopped(struct cell_vcpu *v)
+{
+	struct cell_vm *vm = v->vm;
+	volatile struct cell_comm *c = vm->comm;
+	char reason[sizeof(c->fault_reason)];
+	unsigned int cpu;
+
+	if (c->inmate_state != CELL_INMATE_FAILED) {
+		cell_end(vm, CELL_SHUT_DOWN, -1, NULL);
+		return;
+	}
+	memcpy(reason, (const char *)c->fault_reason, sizeof(reason));
+	reason[sizeof(reason) - 1] = '\0';
+	cpu = c->fault_cpu < vm->nr_vcpus ? c->fault_cpu : v->idx;
+	cell_vcpu_fail(&vm->vcpus[cpu], "inmate fault on vCPU %u: %s (code 0x%llx, address 0x%llx, pc 0x%llx)",
+		       cpu, reason, (unsigned long long)c->fault_info[0],
+		       (unsigned long long)c->fault_info[1],
+		       (unsigned long long)c->fault_info[2]);
+}
+
+static void console_byte(struct cell_vcpu *v, char ch)
+{
+	struct cell_vm *vm = v->vm;
+
+	if (ch != '\n' && v->line_len < sizeof(v->line) - 1) {
+		if (ch != '\r')
+			v->line[v->line_len++] = ch;
+		return;
+	}
+	v->line[v->line_len] = '\0';
+	pthread_mutex_lock(&vm->lock);
+	fprintf(vm->console, "[%s] %s\n", vm->name, v->line);
+	fflush(vm->console);
+	pthread_mutex_unlock(&vm->lock);
+	v->line_len = 0;
+	if (ch != '\n')
+		v->line[v->line_len++] = ch;
+}
+
+/* One exit; 0 to go on running. */
+int cell_exit_handle(struct cell_vcpu *v)
+{
+	struct kvm_run *run = v->run;
+	struct cell_vm *vm = v->vm;
+
+	switch (run->exit_reason) {
+	case KVM_EXIT_MMIO:
+		cell_exit_count(vm, CELL_EXIT_MMIO);
+		if (run->mmio.phys_addr == vm->console_gpa) {
+			if (run->mmio.is_write && run->mmio.len == 1)
+				console_byte(v, run->mmio.data[0]);
+			else if (!run->mmio.is_write)
+				memset(run->mmio.data, 0, sizeof(run->mmio.data));
+			return 0;
+		}
+		if (run->mmio.phys_addr == vm->bwlock_gpa) {
+			cell_bwlock_exit(v);
+			return 0;
+		}
+		cell_vcpu_fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM, console or bandwidth-lock register",
+			       run->mmio.is_write ? "write" : "read", run->mmio.len,
+			       (unsigned long long)run->mmio.phys_addr);
+		return -1;
+	case KVM_EXIT_IO:
+		cell_exit_count(vm, CELL_EXIT_IO);
+		cell_vcpu_fail(v, "port I/O %s at port 0x%x", run->io.direction ==
+			       KVM_EXIT_IO_OUT ? "out" : "in", run->io.port);
+		return -1;
+	case KVM_EXIT_HLT:
+		/*
+		 * x86: the inmate's stop on vCPU 0, or on any vCPU once the
+		 * inmate says done or failed; otherwise a secondary parks.
+		 */
+		cell_exit_count(vm, CELL_EXIT_HLT);
+		if (v->idx == 0 ||
+		    vm->comm->inmate_state == CELL_INMATE_DONE ||
+		    vm->comm->inmate_state == CELL_INMATE_FAILED)
+			inmate_stopped(v);
+		return -1;
+	case KVM_EXIT_SYSTEM_EVENT:
+		cell_exit_count(vm, CELL_EXIT_SYSTEM_EVENT);
+		if (run->system_event.type == KVM_SYSTEM_EVENT_SHUTDOWN ||
+		    run->system_event.type == KVM_SYSTEM_EVENT_RESET)
+			inmate_stopped(v);
+		else
+			cell_vcpu_fail(v, "system event %u (PSCI crash or unknown)",
+				       run->system_event.type);
+		return -1;
+	case KVM_EXIT_SHUTDOWN:
+		cell_exit_count(vm, CELL_EXIT_OTHER);
+		cell_vcpu_fail(v, "triple fault (x86 shutdown)");
+		return -1;
+	case KVM_EXIT_FAIL_ENTRY:
+		cell_exit_count(vm, CELL_EXIT_OTHER);
+		cell_vcpu_fail(v, "VM entry failed, hardware reason 0x%llx",
+			       (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
+		return -1;
+	case KVM_EXIT_INTERNAL_ERROR:
+		cell_exit_count(vm, CELL_EXIT_OTHER);
+		cell_vcpu_fail(v, "KVM internal error, suberror %u", run->internal.suberror);
+		return -1;
+	default:
+		cell_exit_count(vm, CELL_EXIT_OTHER);
+		cell_vcpu_fail(v, "unexpected KVM exit reason %u", run->exit_reason);
+		return -1;
+	}
+}
+
