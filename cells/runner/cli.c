@@ -20,6 +20,7 @@
 #include "cell_state.h"
 #include "cell_vm.h"
 #include "colorguard.h"
+#include "guest_text.h"
 #include "system.h"
 #include "system_int.h"
 #include "vm_int.h"
@@ -84,12 +85,15 @@ static void print_results(struct cell_vm *vm)
 		n = CELL_COMM_RESULTS_MAX;
 	r = (const struct cell_comm_result *)(buf + 8);
 	for (i = 0; i < n; i++) {
-		char name[CELL_COMM_NAME_MAX];
+		char name[CELL_TEXT_ESCAPED(CELL_COMM_NAME_MAX)];
+		uint64_t value;
 
-		memcpy(name, r[i].name, sizeof(name));
-		name[sizeof(name) - 1] = '\0';
+		/* buf is the runner's copy: the inmate cannot change it now. */
+		cell_text_escape(name, sizeof(name), r[i].name,
+				 CELL_COMM_NAME_MAX - 1);
+		memcpy(&value, &r[i].value, sizeof(value));
 		printf("result %s %llu\n", name[0] ? name : "?",
-		       (unsigned long long)r[i].value);
+		       (unsigned long long)value);
 	}
 }
 
