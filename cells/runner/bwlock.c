@@ -40,17 +40,16 @@ void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell)
 /* Mirror the runner's state into the comm region; caller holds bw.lock. */
 static void publish(struct cell_vm *vm)
 {
-	volatile struct cell_comm *c = vm->comm;
-	size_t n = strlen(vm->bw.reason);
+	const struct cell_comm_bwlock_view b = {
+		.level = vm->bw.level,
+		.status = vm->bw.status,
+		.requests = vm->bw.requests,
+		.acquired = vm->bw.acquired,
+		.refused = vm->bw.refused,
+		.reason = vm->bw.reason,
+	};
 
-	c->bwlock_level = vm->bw.level;
-	c->bwlock_requests = vm->bw.requests;
-	c->bwlock_acquired = vm->bw.acquired;
-	c->bwlock_refused = vm->bw.refused;
-	memset((void *)c->bwlock_reason, 0, sizeof(c->bwlock_reason));
-	memcpy((void *)c->bwlock_reason, vm->bw.reason, n);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	c->bwlock_status = vm->bw.status;
+	cell_comm_put_bwlock(vm, &b);
 }
 
 static void say(struct cell_vm *vm, const char *fmt, ...)
@@ -281,8 +280,7 @@ void cell_bwlock_end(struct cell_vm *vm)
 		close(vm->bw.fd);
 		vm->bw.fd = -1;
 	}
-	if (vm->comm)
-		publish(vm);
+	publish(vm);
 	if (old)
 		say(vm, "released at the cell's end (held at %u per mille)", old);
 	pthread_mutex_unlock(&vm->bw.lock);

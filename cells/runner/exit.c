@@ -26,25 +26,29 @@ void cell_vcpu_fail(struct cell_vcpu *v, const char *fmt, ...)
 	cell_end(v->vm, CELL_FAILED, v->host_cpu, r);
 }
 
-/* The inmate stopped: cleanly, or after reporting a fault. */
-static void inmate_stopped(struct cell_vcpu *v)
+/*
+ * The inmate stopped: cleanly, or after reporting a fault. state is the
+ * one read of inmate_state the caller decided on.
+ */
+static void inmate_stopped(struct cell_vcpu *v, uint32_t state)
 {
 	struct cell_vm *vm = v->vm;
-	volatile struct cell_comm *c = vm->comm;
-	char reason[sizeof(c->fault_reason)];
-	unsigned int cpu;
+	struct cell_comm_fault f;
 
-	if (c->inmate_state != CELL_INMATE_FAILED) {
+	if (state != CELL_INMATE_FAILED) {
 		cell_end(vm, CELL_SHUT_DOWN, -1, NULL);
 		return;
 	}
-	memcpy(reason, (const char *)c->fault_reason, sizeof(reason));
-	reason[sizeof(reason) - 1] = '\0';
-	cpu = c->fault_cpu < vm->nr_vcpus ? c->fault_cpu : v->idx;
-	cell_vcpu_fail(&vm->vcpus[cpu], "inmate fault on vCPU %u: %s (code 0x%llx, address 0x%llx, pc 0x%llx)",
-		       cpu, reason, (unsigned long long)c->fault_info[0],
-		       (unsigned long long)c->fault_info[1],
-		       (unsigned long long)c->fault_info[2]);
+	cell_comm_get_fault(vm, &f);
+	if (!f.cpu_ok) {
+		cell_vcpu_fail(v, "inmate fault reported for vCPU %u, not a vCPU of the cell (stopped on vCPU %u): %s",
+			       f.cpu, v->idx, f.reason);
+		return;
+	}
+	cell_vcpu_fail(&vm->vcpus[f.cpu], "inmate fault on vCPU %u: %s (code 0x%llx, address 0x%llx, pc 0x%llx)",
+		       f.cpu, f.reason, (unsigned long long)f.info[0],
+		       (unsigned long long)f.info[1],
+		       (unsigned long long)f.info[2]);
 }
 
 static void console_byte(struct cell_vcpu *v, char ch)
@@ -71,6 +75,7 @@ int cell_exit_handle(struct cell_vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	struct cell_vm *vm = v->vm;
+	uint32_t state;
 
 	switch (run->exit_reason) {
 	case KVM_EXIT_MMIO:
@@ -101,16 +106,16 @@ int cell_exit_handle(struct cell_vcpu *v)
 		 * inmate says done or failed; otherwise a secondary parks.
 		 */
 		cell_exit_count(vm, CELL_EXIT_HLT);
-		if (v->idx == 0 ||
-		    vm->comm->inmate_state == CELL_INMATE_DONE ||
-		    vm->comm->inmate_state == CELL_INMATE_FAILED)
-			inmate_stopped(v);
+		state = cell_comm_get_inmate_state(vm);
+		if (v->idx == 0 || state == CELL_INMATE_DONE ||
+		    state == CELL_INMATE_FAILED)
+			inmate_stopped(v, state);
 		return -1;
 	case KVM_EXIT_SYSTEM_EVENT:
 		cell_exit_count(vm, CELL_EXIT_SYSTEM_EVENT);
 		if (run->system_event.type == KVM_SYSTEM_EVENT_SHUTDOWN ||
 		    run->system_event.type == KVM_SYSTEM_EVENT_RESET)
-			inmate_stopped(v);
+			inmate_stopped(v, cell_comm_get_inmate_state(vm));
 		else
 			cell_vcpu_fail(v, "system event %u (PSCI crash or unknown)",
 				       run->system_event.type);

@@ -49,8 +49,7 @@ void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 		vm->failed_cpu = st == CELL_FAILED ? cpu : -1;
 		if (reason)
 			snprintf(vm->failure, sizeof(vm->failure), "%s", reason);
-		if (vm->comm)
-			vm->comm->cell_state = CELL_COMM_SHUT_DOWN;
+		cell_comm_put_cell_state(vm, CELL_COMM_SHUT_DOWN);
 		pthread_cond_broadcast(&vm->cond);
 	}
 	pthread_mutex_unlock(&vm->lock);
@@ -149,7 +148,7 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	/* Joined threads of an earlier run, if any. */
 	pthread_mutex_unlock(&vm->lock);
 	cell_vcpus_stop(vm);
-	cell_comm_init(vm);
+	cell_comm_reset(vm);
 	cell_bwlock_reset(vm);
 	pthread_mutex_lock(&vm->lock);
 	vm->state = CELL_RUNNING;

@@ -256,7 +256,7 @@ int cell_vm_check_colors(struct cell_vm *vm, const char *mask,
 
 unsigned int cell_vm_inmate_state(struct cell_vm *vm)
 {
-	return vm->comm ? vm->comm->inmate_state : CELL_INMATE_NONE;
+	return cell_comm_get_inmate_state(vm);
 }
 
 void cell_vm_destroy(struct cell_vm *vm)

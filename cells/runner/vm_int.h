@@ -11,6 +11,7 @@
 
 #include "cell_vm.h"
 #include "colorguard.h"
+#include "comm_access.h"
 #include "cell_why.h"
 
 #define CELL_MAX_VCPUS	64
@@ -63,6 +64,7 @@ struct cell_vm {
 	unsigned int nr_slots;
 	/* last: the comm page, then cell_arch_extra_pages() */
 	struct cell_slot slots[CELL_MAX_SLOTS];
+	/* guest memory: only comm_access.c touches it */
 	volatile struct cell_comm *comm;
 	uint64_t comm_gpa, console_gpa, bwlock_gpa;
 	uint64_t entry;
@@ -113,9 +115,6 @@ void cell_bwlock_exit(struct cell_vcpu *v);
 void cell_bwlock_end(struct cell_vm *vm);
 void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st);
 void cell_bwlock_destroy(struct cell_vm *vm);
-
-/* comm.c */
-void cell_comm_init(struct cell_vm *vm);
 
 /* arch/<arch>.c */
 extern const char *const cell_arch_name;
