@@ -35,6 +35,11 @@ static void inmate_stopped(struct cell_vcpu *v, uint32_t state)
 	struct cell_vm *vm = v->vm;
 	struct cell_comm_fault f;
 
+	if (state > CELL_INMATE_FAILED) {
+		cell_vcpu_fail(v, "inmate stopped with an unknown inmate_state 0x%x",
+			       state);
+		return;
+	}
 	if (state != CELL_INMATE_FAILED) {
 		cell_end(vm, CELL_SHUT_DOWN, -1, NULL);
 		return;
