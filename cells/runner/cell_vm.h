@@ -109,11 +109,14 @@ void cell_vm_destroy(struct cell_vm *vm);
  * cell_vm_create_opts(): cell_vm_create() with options. no_color backs
  * guest RAM with anonymous memory instead of /dev/mm-color (a control
  * run: its pages are not confined to the colors); console, if not NULL,
- * receives the inmate's console lines instead of stdout.
+ * receives the inmate's console lines instead of stdout; log_path, if not
+ * NULL, is the file behind console, which the runner rotates to
+ * log_path.1 when it grows too big (console.c).
  */
 struct cell_vm_opts {
 	bool no_color;
 	void *console;		/* FILE * */
+	const char *log_path;
 };
 
 int cell_vm_create_opts(const struct cg_config *cfg,

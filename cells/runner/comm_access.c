@@ -117,7 +117,8 @@ void cell_comm_reset(struct cell_vm *vm)
 	c->ram_size = vm->slots[0].size;
 	c->nr_cpus = vm->nr_vcpus;
 	c->flags = (vm->has_pmu ? CELL_COMM_F_PMU : 0) |
-		   (vm->bw.allowed ? CELL_COMM_F_BWLOCK : 0);
+		   (vm->bw.allowed ? CELL_COMM_F_BWLOCK : 0) |
+		   (vm->con.off ? CELL_COMM_F_NO_CONSOLE : 0);
 	c->bwlock_reg = vm->bwlock_gpa;
 	c->reserved0 = 0;
 	fill_out(c->reserved1, sizeof(c->reserved1));

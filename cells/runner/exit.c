@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The exits of a vCPU: the console register, the bandwidth-lock register
- * (bwlock.c), the inmate's stop, and every exit the runner cannot serve,
- * which fails the cell.
+ * The exits of a vCPU: the console register (console.c), the
+ * bandwidth-lock register (bwlock.c), the inmate's stop, and every exit
+ * the runner cannot serve, which fails the cell.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,25 +56,6 @@ static void inmate_stopped(struct cell_vcpu *v, uint32_t state)
 		       (unsigned long long)f.info[2]);
 }
 
-static void console_byte(struct cell_vcpu *v, char ch)
-{
-	struct cell_vm *vm = v->vm;
-
-	if (ch != '\n' && v->line_len < sizeof(v->line) - 1) {
-		if (ch != '\r')
-			v->line[v->line_len++] = ch;
-		return;
-	}
-	v->line[v->line_len] = '\0';
-	pthread_mutex_lock(&vm->lock);
-	fprintf(vm->console, "[%s] %s\n", vm->name, v->line);
-	fflush(vm->console);
-	pthread_mutex_unlock(&vm->lock);
-	v->line_len = 0;
-	if (ch != '\n')
-		v->line[v->line_len++] = ch;
-}
-
 /* One exit; 0 to go on running. */
 int cell_exit_handle(struct cell_vcpu *v)
 {
@@ -87,7 +68,7 @@ int cell_exit_handle(struct cell_vcpu *v)
 		cell_exit_count(vm, CELL_EXIT_MMIO);
 		if (run->mmio.phys_addr == vm->console_gpa) {
 			if (run->mmio.is_write && run->mmio.len == 1)
-				console_byte(v, run->mmio.data[0]);
+				cell_console_byte(v, run->mmio.data[0]);
 			else if (!run->mmio.is_write)
 				memset(run->mmio.data, 0, sizeof(run->mmio.data));
 			return 0;

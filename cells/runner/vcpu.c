@@ -53,6 +53,7 @@ void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 		pthread_cond_broadcast(&vm->cond);
 	}
 	pthread_mutex_unlock(&vm->lock);
+	cell_console_end(vm);
 	/* Whatever ended the run: the cell's lock ends with it. */
 	cell_bwlock_end(vm);
 	request_stop(vm);
@@ -149,6 +150,7 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	pthread_mutex_unlock(&vm->lock);
 	cell_vcpus_stop(vm);
 	cell_comm_reset(vm);
+	cell_console_reset(vm);
 	cell_bwlock_reset(vm);
 	pthread_mutex_lock(&vm->lock);
 	vm->state = CELL_RUNNING;

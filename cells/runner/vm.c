@@ -165,6 +165,10 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	vm->cfg = cfg;
 	vm->no_color = opts && opts->no_color;
 	vm->console = opts && opts->console ? opts->console : stdout;
+	if (opts && opts->log_path)
+		snprintf(vm->con.log_path, sizeof(vm->con.log_path), "%s",
+			 opts->log_path);
+	vm->con.off = cell->console_output_line && !cell->console_output;
 	snprintf(vm->name, sizeof(vm->name), "%s", cell->name);
 	snprintf(vm->colors, sizeof(vm->colors), "%s", cell->colors.s);
 	vm->comm_gpa = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;

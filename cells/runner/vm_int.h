@@ -15,6 +15,10 @@
 #include "cell_why.h"
 
 #define CELL_MAX_VCPUS	64
+/* The console (console.c): a line, lines shown a second, log size. */
+#define CELL_CONSOLE_LINE_MAX		256
+#define CELL_CONSOLE_LINES_PER_S	100
+#define CELL_CONSOLE_LOG_MAX		(256 * 1024)
 #define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1)	/* regions and the comm page */
 
 struct cell_slot {
@@ -31,7 +35,7 @@ struct cell_vcpu {
 	struct kvm_run *run;
 	pthread_t thread;
 	int thread_live;
-	char line[256];		/* console line being assembled */
+	char line[CELL_CONSOLE_LINE_MAX];	/* console line being assembled */
 	size_t line_len;
 };
 
@@ -52,6 +56,17 @@ struct cell_bwlock {
 	unsigned int window_count;	/* acquisitions in the window */
 	uint64_t since, held_ns;
 	char reason[CELL_COMM_BWLOCK_REASON_MAX];
+};
+
+/* The console's state; under cell_vm.lock. */
+struct cell_console {
+	char log_path[256];		/* the log to rotate, "" for none */
+	bool off;			/* the config's console_output = false */
+	uint64_t window_start;		/* rate limit: a window of 1 s */
+	unsigned int window_lines;	/* lines shown in the window */
+	uint64_t dropped;		/* dropped, not reported yet */
+	uint64_t dropped_total;		/* this run */
+	uint64_t lines;			/* this run, shown or not */
 };
 
 struct cell_vm {
@@ -81,6 +96,7 @@ struct cell_vm {
 	int failed_cpu;
 	char failure[128];
 	FILE *console;
+	struct cell_console con;
 	uint64_t pages_total, pages_in_colors, pages_in_root;
 	struct cell_bwlock bw;
 };
@@ -107,6 +123,12 @@ int cell_exit_handle(struct cell_vcpu *v);
 /* End the cell as failed on v's CPU, with a one-line reason. */
 void cell_vcpu_fail(struct cell_vcpu *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* console.c */
+void cell_console_byte(struct cell_vcpu *v, char ch);
+/* Report lines dropped and not reported yet: at the cell's end. */
+void cell_console_end(struct cell_vm *vm);
+void cell_console_reset(struct cell_vm *vm);
 
 /* bwlock.c */
 void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell);

@@ -89,6 +89,8 @@ struct cg_cell {
 	unsigned int autostart_line;
 	bool bwlock;			/* may take memguard's bandwidth lock */
 	unsigned int bwlock_line;
+	bool console_output;		/* false: the console is off */
+	unsigned int console_output_line;	/* 0: not given (on) */
 	unsigned int line;
 };
 
