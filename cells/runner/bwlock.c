@@ -243,11 +243,11 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 	say(vm, "taken at %u per mille", level);
 }
 
-void cell_bwlock_exit(struct cell_vcpu *v)
+bool cell_bwlock_exit(struct cell_vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	struct cell_vm *vm = v->vm;
-	uint32_t level = 0;
+	uint32_t level = 0, refused = 0;
 
 	pthread_mutex_lock(&vm->bw.lock);
 	if (!run->mmio.is_write) {
@@ -257,10 +257,13 @@ void cell_bwlock_exit(struct cell_vcpu *v)
 		       run->mmio.len < 4 ? run->mmio.len : 4);
 	} else {
 		memcpy(&level, run->mmio.data, sizeof(level));
+		refused = vm->bw.refused;
 		request(vm, run->mmio.len, level);
+		refused = vm->bw.refused != refused;
 		publish(vm);
 	}
 	pthread_mutex_unlock(&vm->bw.lock);
+	return refused;
 }
 
 /*

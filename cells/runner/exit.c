@@ -56,6 +56,55 @@ static void inmate_stopped(struct cell_vcpu *v, uint32_t state)
 		       (unsigned long long)f.info[2]);
 }
 
+/*
+ * Count one exit the runner served, refused or not: a cell that makes
+ * more than CELL_REFUSED_PER_S refused requests or more than its
+ * exit_rate exits in a second is failed (an exit storm costs root Linux
+ * the runner's time and locks). 0 to go on running.
+ */
+static int exit_budget(struct cell_vcpu *v, bool refused, const char *what)
+{
+	struct cell_exit_window *w = &v->vm->storm;
+	uint64_t now = cell_now_ns();
+	unsigned int exits, nr_refused;
+
+	pthread_mutex_lock(&v->vm->lock);
+	if (now - w->start >= 1000000000ull) {
+		w->start = now;
+		w->exits = 0;
+		w->refused = 0;
+	}
+	exits = ++w->exits;
+	nr_refused = w->refused += refused;
+	pthread_mutex_unlock(&v->vm->lock);
+	if (nr_refused > CELL_REFUSED_PER_S) {
+		cell_vcpu_fail(v, "exit storm: more than %u refused requests in a second (the last: %s)",
+			       CELL_REFUSED_PER_S, what);
+		return -1;
+	}
+	if (exits > w->rate) {
+		cell_vcpu_fail(v, "exit storm: more than %u exits in a second (the config's exit_rate)",
+			       w->rate);
+		return -1;
+	}
+	return 0;
+}
+
+/* The console register is write-only, a byte at a time. */
+static int console_exit(struct cell_vcpu *v)
+{
+	struct kvm_run *run = v->run;
+
+	if (!run->mmio.is_write) {
+		memset(run->mmio.data, 0, sizeof(run->mmio.data));
+		return exit_budget(v, true, "a read of the console register");
+	}
+	if (run->mmio.len != 1)
+		return exit_budget(v, true, "a console write wider than a byte");
+	cell_console_byte(v, run->mmio.data[0]);
+	return exit_budget(v, false, NULL);
+}
+
 /* One exit; 0 to go on running. */
 int cell_exit_handle(struct cell_vcpu *v)
 {
@@ -66,17 +115,11 @@ int cell_exit_handle(struct cell_vcpu *v)
 	switch (run->exit_reason) {
 	case KVM_EXIT_MMIO:
 		cell_exit_count(vm, CELL_EXIT_MMIO);
-		if (run->mmio.phys_addr == vm->console_gpa) {
-			if (run->mmio.is_write && run->mmio.len == 1)
-				cell_console_byte(v, run->mmio.data[0]);
-			else if (!run->mmio.is_write)
-				memset(run->mmio.data, 0, sizeof(run->mmio.data));
-			return 0;
-		}
-		if (run->mmio.phys_addr == vm->bwlock_gpa) {
-			cell_bwlock_exit(v);
-			return 0;
-		}
+		if (run->mmio.phys_addr == vm->console_gpa)
+			return console_exit(v);
+		if (run->mmio.phys_addr == vm->bwlock_gpa)
+			return exit_budget(v, cell_bwlock_exit(v),
+				     "a bandwidth-lock request");
 		cell_vcpu_fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM, console or bandwidth-lock register",
 			       run->mmio.is_write ? "write" : "read", run->mmio.len,
 			       (unsigned long long)run->mmio.phys_addr);

@@ -159,6 +159,9 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	vm->failed_cpu = -1;
 	vm->failure[0] = '\0';
 	memset(vm->exits, 0, sizeof(vm->exits));
+	vm->storm.start = 0;
+	vm->storm.exits = 0;
+	vm->storm.refused = 0;
 	pthread_mutex_unlock(&vm->lock);
 	ret = cell_vcpus_start(vm, why, len);
 	if (ret) {

@@ -169,6 +169,8 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 		snprintf(vm->con.log_path, sizeof(vm->con.log_path), "%s",
 			 opts->log_path);
 	vm->con.off = cell->console_output_line && !cell->console_output;
+	vm->storm.rate = cell->exit_rate.line ? cell->exit_rate.v :
+			 CELL_EXIT_RATE_DEFAULT;
 	snprintf(vm->name, sizeof(vm->name), "%s", cell->name);
 	snprintf(vm->colors, sizeof(vm->colors), "%s", cell->colors.s);
 	vm->comm_gpa = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;

@@ -19,6 +19,12 @@
 #define CELL_CONSOLE_LINE_MAX		256
 #define CELL_CONSOLE_LINES_PER_S	100
 #define CELL_CONSOLE_LOG_MAX		(256 * 1024)
+/*
+ * Exit storms (exit.c): refused requests a cell may make in a second,
+ * and exits of any kind (the config's exit_rate, this by default).
+ */
+#define CELL_REFUSED_PER_S		1000
+#define CELL_EXIT_RATE_DEFAULT		100000
 #define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1)	/* regions and the comm page */
 
 struct cell_slot {
@@ -69,6 +75,13 @@ struct cell_console {
 	uint64_t lines;			/* this run, shown or not */
 };
 
+/* A cell's exits in the current second; under cell_vm.lock. */
+struct cell_exit_window {
+	uint64_t start;
+	unsigned int exits, refused;
+	unsigned int rate;		/* most exits a second */
+};
+
 struct cell_vm {
 	char name[CG_NAME_MAX + 1];
 	char colors[CG_LIST_MAX + 1];
@@ -97,6 +110,7 @@ struct cell_vm {
 	char failure[128];
 	FILE *console;
 	struct cell_console con;
+	struct cell_exit_window storm;
 	uint64_t pages_total, pages_in_colors, pages_in_root;
 	struct cell_bwlock bw;
 };
@@ -133,7 +147,8 @@ void cell_console_reset(struct cell_vm *vm);
 /* bwlock.c */
 void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell);
 void cell_bwlock_reset(struct cell_vm *vm);
-void cell_bwlock_exit(struct cell_vcpu *v);
+/* One access of the register; true if it was a refused request. */
+bool cell_bwlock_exit(struct cell_vcpu *v);
 void cell_bwlock_end(struct cell_vm *vm);
 void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st);
 void cell_bwlock_destroy(struct cell_vm *vm);
