@@ -26,3 +26,16 @@ $(CELLS_RACE_RUNNER): selftests/cells/race/race_runner.c $(CG_TOOL_LIB_SRCS) \
 		$(CG_TOOL_LIB_SRCS) $(CG_RUNNER_SRCS_GUEST) $(HV_COLOR_SRCS) \
 		$(CG_GUEST_CFG_LIBS)
 guest: $(CELLS_RACE_RUNNER)
+
+# Host tests of the runner's console and text escaping (TAP, ASan and
+# UBSan), linked like the fuzz target.
+CELLS_HOST_TESTS := $(patsubst selftests/cells/host/%.c,$(BUILD)/host/cells/%,\
+	$(wildcard selftests/cells/host/test_*.c))
+$(BUILD)/host/cells/test_%: selftests/cells/host/test_%.c $(CG_RUNNER_SRCS_HOST) \
+		$(CG_RUNNER_HDRS) $(CG_TOOL_LIB_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -isystem $(KSFT_INC) $(CG_RUNNER_CFLAGS) \
+		$(CG_LIBCONFIG_CFLAGS) -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(CG_RUNNER_SRCS_HOST) \
+		$(CG_TOOL_LIB_SRCS) $(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
+HOST_TAP_TESTS += $(CELLS_HOST_TESTS)
