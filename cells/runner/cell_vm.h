@@ -98,8 +98,6 @@ int cell_vm_shutdown(struct cell_vm *vm, bool force, unsigned int timeout_ms,
 /* Wait up to timeout_ms (0: forever) for the cell to leave the running states. */
 int cell_vm_wait(struct cell_vm *vm, unsigned int timeout_ms);
 void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st);
-/* The comm region's results area, copied out (len bytes at most). */
-size_t cell_vm_results(struct cell_vm *vm, void *buf, size_t len);
 /* Stop everything and give every resource back. */
 void cell_vm_destroy(struct cell_vm *vm);
 

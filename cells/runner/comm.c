@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The shutdown handshake through the comm region, and its results. */
+/* The shutdown handshake through the comm region. */
 #include <errno.h>
-#include <string.h>
 #include <time.h>
 
 #include "vm_int.h"
@@ -76,9 +75,4 @@ int cell_vm_shutdown(struct cell_vm *vm, bool force, unsigned int timeout_ms,
 		cell_end(vm, CELL_SHUT_DOWN, -1, NULL);
 	cell_vcpus_stop(vm);
 	return 0;
-}
-
-size_t cell_vm_results(struct cell_vm *vm, void *buf, size_t len)
-{
-	return cell_comm_get_results_area(vm, buf, len);
 }

@@ -83,18 +83,6 @@ void cell_comm_get_results(struct cell_vm *vm, struct cell_comm_results *r)
 	}
 }
 
-size_t cell_comm_get_results_area(struct cell_vm *vm, void *buf, size_t len)
-{
-	size_t n = CELL_COMM_SIZE - CELL_COMM_RESULTS_OFF;
-
-	if (!vm->comm)
-		return 0;
-	if (n > len)
-		n = len;
-	copy_in(buf, &vm->comm->results_count, n);
-	return n;
-}
-
 /* Everything but the args, which load wrote. */
 void cell_comm_reset(struct cell_vm *vm)
 {

@@ -42,8 +42,6 @@ uint32_t cell_comm_get_reply(struct cell_vm *vm);
 void cell_comm_get_fault(struct cell_vm *vm, struct cell_comm_fault *f);
 /* Names NUL-terminated (not escaped: raw bytes for the caller). */
 void cell_comm_get_results(struct cell_vm *vm, struct cell_comm_results *r);
-/* The raw results area (from results_count on), len bytes at most. */
-size_t cell_comm_get_results_area(struct cell_vm *vm, void *buf, size_t len);
 
 /* Writes of the runner's fields. */
 void cell_comm_reset(struct cell_vm *vm);
