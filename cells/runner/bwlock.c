@@ -40,17 +40,16 @@ void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell)
 /* Mirror the runner's state into the comm region; caller holds bw.lock. */
 static void publish(struct cell_vm *vm)
 {
-	volatile struct cell_comm *c = vm->comm;
-	size_t n = strlen(vm->bw.reason);
+	const struct cell_comm_bwlock_view b = {
+		.level = vm->bw.level,
+		.status = vm->bw.status,
+		.requests = vm->bw.requests,
+		.acquired = vm->bw.acquired,
+		.refused = vm->bw.refused,
+		.reason = vm->bw.reason,
+	};
 
-	c->bwlock_level = vm->bw.level;
-	c->bwlock_requests = vm->bw.requests;
-	c->bwlock_acquired = vm->bw.acquired;
-	c->bwlock_refused = vm->bw.refused;
-	memset((void *)c->bwlock_reason, 0, sizeof(c->bwlock_reason));
-	memcpy((void *)c->bwlock_reason, vm->bw.reason, n);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	c->bwlock_status = vm->bw.status;
+	cell_comm_put_bwlock(vm, &b);
 }
 
 static void say(struct cell_vm *vm, const char *fmt, ...)
@@ -244,11 +243,11 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 	say(vm, "taken at %u per mille", level);
 }
 
-void cell_bwlock_exit(struct cell_vcpu *v)
+bool cell_bwlock_exit(struct cell_vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	struct cell_vm *vm = v->vm;
-	uint32_t level = 0;
+	uint32_t level = 0, refused = 0;
 
 	pthread_mutex_lock(&vm->bw.lock);
 	if (!run->mmio.is_write) {
@@ -258,10 +257,13 @@ void cell_bwlock_exit(struct cell_vcpu *v)
 		       run->mmio.len < 4 ? run->mmio.len : 4);
 	} else {
 		memcpy(&level, run->mmio.data, sizeof(level));
+		refused = vm->bw.refused;
 		request(vm, run->mmio.len, level);
+		refused = vm->bw.refused != refused;
 		publish(vm);
 	}
 	pthread_mutex_unlock(&vm->bw.lock);
+	return refused;
 }
 
 /*
@@ -281,8 +283,7 @@ void cell_bwlock_end(struct cell_vm *vm)
 		close(vm->bw.fd);
 		vm->bw.fd = -1;
 	}
-	if (vm->comm)
-		publish(vm);
+	publish(vm);
 	if (old)
 		say(vm, "released at the cell's end (held at %u per mille)", old);
 	pthread_mutex_unlock(&vm->bw.lock);

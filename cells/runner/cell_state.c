@@ -18,7 +18,7 @@
 #include "colorguard.h"
 
 static const char *const state_files[] = { "owner", "host", "sock",
-					   "host.tmp", "log", NULL };
+					   "host.tmp", "log", "log.1", NULL };
 
 int cell_name_ok(const char *name)
 {

@@ -98,8 +98,6 @@ int cell_vm_shutdown(struct cell_vm *vm, bool force, unsigned int timeout_ms,
 /* Wait up to timeout_ms (0: forever) for the cell to leave the running states. */
 int cell_vm_wait(struct cell_vm *vm, unsigned int timeout_ms);
 void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st);
-/* The comm region's results area, copied out (len bytes at most). */
-size_t cell_vm_results(struct cell_vm *vm, void *buf, size_t len);
 /* Stop everything and give every resource back. */
 void cell_vm_destroy(struct cell_vm *vm);
 
@@ -109,11 +107,14 @@ void cell_vm_destroy(struct cell_vm *vm);
  * cell_vm_create_opts(): cell_vm_create() with options. no_color backs
  * guest RAM with anonymous memory instead of /dev/mm-color (a control
  * run: its pages are not confined to the colors); console, if not NULL,
- * receives the inmate's console lines instead of stdout.
+ * receives the inmate's console lines instead of stdout; log_path, if not
+ * NULL, is the file behind console, which the runner rotates to
+ * log_path.1 when it grows too big (console.c).
  */
 struct cell_vm_opts {
 	bool no_color;
 	void *console;		/* FILE * */
+	const char *log_path;
 };
 
 int cell_vm_create_opts(const struct cg_config *cfg,

@@ -20,6 +20,7 @@
 #include "cell_state.h"
 #include "cell_vm.h"
 #include "colorguard.h"
+#include "guest_text.h"
 #include "system.h"
 #include "system_int.h"
 #include "vm_int.h"
@@ -73,23 +74,18 @@ static const struct cg_cell *find_cell(const char *path, const char *name,
 
 static void print_results(struct cell_vm *vm)
 {
-	char buf[CELL_COMM_SIZE - CELL_COMM_RESULTS_OFF];
-	const struct cell_comm_result *r;
-	uint32_t n, i;
+	struct cell_comm_results res;
+	unsigned int i;
 
-	if (cell_vm_results(vm, buf, sizeof(buf)) < 8)
-		return;
-	memcpy(&n, buf, 4);
-	if (n > CELL_COMM_RESULTS_MAX)
-		n = CELL_COMM_RESULTS_MAX;
-	r = (const struct cell_comm_result *)(buf + 8);
-	for (i = 0; i < n; i++) {
-		char name[CELL_COMM_NAME_MAX];
+	/* The runner's copy, validated: the inmate cannot change it now. */
+	cell_comm_get_results(vm, &res);
+	for (i = 0; i < res.count; i++) {
+		char name[CELL_TEXT_ESCAPED(CELL_COMM_NAME_MAX)];
 
-		memcpy(name, r[i].name, sizeof(name));
-		name[sizeof(name) - 1] = '\0';
+		cell_text_escape(name, sizeof(name), res.r[i].name,
+				 CELL_COMM_NAME_MAX);
 		printf("result %s %llu\n", name[0] ? name : "?",
-		       (unsigned long long)r[i].value);
+		       (unsigned long long)res.r[i].value);
 	}
 }
 

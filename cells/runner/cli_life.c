@@ -305,7 +305,8 @@ static int supervise(struct cg_system *sys, const struct cg_cell *cell,
 		     int report)
 {
 	char why[512], path[PATH_MAX], msg[600], name[CG_NAME_MAX + 1];
-	struct cell_vm_opts o = { 0 };
+	char log[PATH_MAX];
+	struct cell_vm_opts o = { .log_path = log };
 	struct sv s = { .name = name };
 	struct sigaction sa;
 	int lsock = -1, ret, fd;
@@ -313,8 +314,8 @@ static int supervise(struct cg_system *sys, const struct cg_cell *cell,
 	/* sys (and cell in it) is freed once the cell is made. */
 	snprintf(name, sizeof(name), "%s", cell->name);
 	cell_state_set_owner(name, getpid());
-	cell_state_path(name, "log", path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	cell_state_path(name, "log", log, sizeof(log));
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);

@@ -75,9 +75,7 @@ int cell_vm_load(struct cell_vm *vm, const char *image, uint64_t addr,
 		done += n;
 	}
 	close(fd);
-	memset((void *)vm->comm->args, 0, sizeof(vm->comm->args));
-	if (args)
-		memcpy((void *)vm->comm->args, args, strlen(args));
+	cell_comm_put_args(vm, args);
 	pthread_mutex_lock(&vm->lock);
 	vm->entry = addr;
 	vm->state = CELL_LOADED;

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vCPU threads: one per cell CPU, pinned to it, each running KVM_RUN and
- * serving the exits: the console register, the bandwidth-lock register
- * (bwlock.c), the inmate's stop, and every exit the runner cannot serve,
- * which fails the cell.
+ * handing every exit to exit.c; the cell's end, start and wait.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -22,11 +19,6 @@
 static void kick(int sig)
 {
 	(void)sig;	/* only to make KVM_RUN return -EINTR */
-}
-
-static void count(struct cell_vm *vm, enum cell_exit_kind k)
-{
-	__atomic_add_fetch(&vm->exits[k], 1, __ATOMIC_RELAXED);
 }
 
 /* Stop every vCPU; caller has ended the cell (or is destroying it). */
@@ -57,136 +49,14 @@ void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 		vm->failed_cpu = st == CELL_FAILED ? cpu : -1;
 		if (reason)
 			snprintf(vm->failure, sizeof(vm->failure), "%s", reason);
-		if (vm->comm)
-			vm->comm->cell_state = CELL_COMM_SHUT_DOWN;
+		cell_comm_put_cell_state(vm, CELL_COMM_SHUT_DOWN);
 		pthread_cond_broadcast(&vm->cond);
 	}
 	pthread_mutex_unlock(&vm->lock);
+	cell_console_end(vm);
 	/* Whatever ended the run: the cell's lock ends with it. */
 	cell_bwlock_end(vm);
 	request_stop(vm);
-}
-
-static void fail(struct cell_vcpu *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void fail(struct cell_vcpu *v, const char *fmt, ...)
-{
-	char r[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r, sizeof(r), fmt, ap);
-	va_end(ap);
-	cell_end(v->vm, CELL_FAILED, v->host_cpu, r);
-}
-
-/* The inmate stopped: cleanly, or after reporting a fault. */
-static void inmate_stopped(struct cell_vcpu *v)
-{
-	struct cell_vm *vm = v->vm;
-	volatile struct cell_comm *c = vm->comm;
-	char reason[sizeof(c->fault_reason)];
-	unsigned int cpu;
-
-	if (c->inmate_state != CELL_INMATE_FAILED) {
-		cell_end(vm, CELL_SHUT_DOWN, -1, NULL);
-		return;
-	}
-	memcpy(reason, (const char *)c->fault_reason, sizeof(reason));
-	reason[sizeof(reason) - 1] = '\0';
-	cpu = c->fault_cpu < vm->nr_vcpus ? c->fault_cpu : v->idx;
-	fail(&vm->vcpus[cpu], "inmate fault on vCPU %u: %s (code 0x%llx, address 0x%llx, pc 0x%llx)",
-	     cpu, reason, (unsigned long long)c->fault_info[0],
-	     (unsigned long long)c->fault_info[1],
-	     (unsigned long long)c->fault_info[2]);
-}
-
-static void console_byte(struct cell_vcpu *v, char ch)
-{
-	struct cell_vm *vm = v->vm;
-
-	if (ch != '\n' && v->line_len < sizeof(v->line) - 1) {
-		if (ch != '\r')
-			v->line[v->line_len++] = ch;
-		return;
-	}
-	v->line[v->line_len] = '\0';
-	pthread_mutex_lock(&vm->lock);
-	fprintf(vm->console, "[%s] %s\n", vm->name, v->line);
-	fflush(vm->console);
-	pthread_mutex_unlock(&vm->lock);
-	v->line_len = 0;
-	if (ch != '\n')
-		v->line[v->line_len++] = ch;
-}
-
-/* One exit; 0 to go on running. */
-static int handle_exit(struct cell_vcpu *v)
-{
-	struct kvm_run *run = v->run;
-	struct cell_vm *vm = v->vm;
-
-	switch (run->exit_reason) {
-	case KVM_EXIT_MMIO:
-		count(vm, CELL_EXIT_MMIO);
-		if (run->mmio.phys_addr == vm->console_gpa) {
-			if (run->mmio.is_write && run->mmio.len == 1)
-				console_byte(v, run->mmio.data[0]);
-			else if (!run->mmio.is_write)
-				memset(run->mmio.data, 0, sizeof(run->mmio.data));
-			return 0;
-		}
-		if (run->mmio.phys_addr == vm->bwlock_gpa) {
-			cell_bwlock_exit(v);
-			return 0;
-		}
-		fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM, console or bandwidth-lock register",
-		     run->mmio.is_write ? "write" : "read", run->mmio.len,
-		     (unsigned long long)run->mmio.phys_addr);
-		return -1;
-	case KVM_EXIT_IO:
-		count(vm, CELL_EXIT_IO);
-		fail(v, "port I/O %s at port 0x%x", run->io.direction ==
-		     KVM_EXIT_IO_OUT ? "out" : "in", run->io.port);
-		return -1;
-	case KVM_EXIT_HLT:
-		/*
-		 * x86: the inmate's stop on vCPU 0, or on any vCPU once the
-		 * inmate says done or failed; otherwise a secondary parks.
-		 */
-		count(vm, CELL_EXIT_HLT);
-		if (v->idx == 0 ||
-		    vm->comm->inmate_state == CELL_INMATE_DONE ||
-		    vm->comm->inmate_state == CELL_INMATE_FAILED)
-			inmate_stopped(v);
-		return -1;
-	case KVM_EXIT_SYSTEM_EVENT:
-		count(vm, CELL_EXIT_SYSTEM_EVENT);
-		if (run->system_event.type == KVM_SYSTEM_EVENT_SHUTDOWN ||
-		    run->system_event.type == KVM_SYSTEM_EVENT_RESET)
-			inmate_stopped(v);
-		else
-			fail(v, "system event %u (PSCI crash or unknown)",
-			     run->system_event.type);
-		return -1;
-	case KVM_EXIT_SHUTDOWN:
-		count(vm, CELL_EXIT_OTHER);
-		fail(v, "triple fault (x86 shutdown)");
-		return -1;
-	case KVM_EXIT_FAIL_ENTRY:
-		count(vm, CELL_EXIT_OTHER);
-		fail(v, "VM entry failed, hardware reason 0x%llx",
-		     (unsigned long long)run->fail_entry.hardware_entry_failure_reason);
-		return -1;
-	case KVM_EXIT_INTERNAL_ERROR:
-		count(vm, CELL_EXIT_OTHER);
-		fail(v, "KVM internal error, suberror %u", run->internal.suberror);
-		return -1;
-	default:
-		count(vm, CELL_EXIT_OTHER);
-		fail(v, "unexpected KVM exit reason %u", run->exit_reason);
-		return -1;
-	}
 }
 
 static void *vcpu_thread(void *arg)
@@ -197,13 +67,13 @@ static void *vcpu_thread(void *arg)
 	while (!vm->stopping) {
 		if (ioctl(v->fd, KVM_RUN, 0) < 0) {
 			if (errno == EINTR || errno == EAGAIN) {
-				count(vm, CELL_EXIT_INTR);
+				cell_exit_count(vm, CELL_EXIT_INTR);
 				continue;
 			}
-			fail(v, "KVM_RUN: %s", strerror(errno));
+			cell_vcpu_fail(v, "KVM_RUN: %s", strerror(errno));
 			break;
 		}
-		if (handle_exit(v))
+		if (cell_exit_handle(v))
 			break;
 	}
 	return NULL;
@@ -279,7 +149,8 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	/* Joined threads of an earlier run, if any. */
 	pthread_mutex_unlock(&vm->lock);
 	cell_vcpus_stop(vm);
-	cell_comm_init(vm);
+	cell_comm_reset(vm);
+	cell_console_reset(vm);
 	cell_bwlock_reset(vm);
 	pthread_mutex_lock(&vm->lock);
 	vm->state = CELL_RUNNING;
@@ -288,6 +159,9 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	vm->failed_cpu = -1;
 	vm->failure[0] = '\0';
 	memset(vm->exits, 0, sizeof(vm->exits));
+	vm->storm.start = 0;
+	vm->storm.exits = 0;
+	vm->storm.refused = 0;
 	pthread_mutex_unlock(&vm->lock);
 	ret = cell_vcpus_start(vm, why, len);
 	if (ret) {

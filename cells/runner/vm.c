@@ -165,6 +165,12 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	vm->cfg = cfg;
 	vm->no_color = opts && opts->no_color;
 	vm->console = opts && opts->console ? opts->console : stdout;
+	if (opts && opts->log_path)
+		snprintf(vm->con.log_path, sizeof(vm->con.log_path), "%s",
+			 opts->log_path);
+	vm->con.off = cell->console_output_line && !cell->console_output;
+	vm->storm.rate = cell->exit_rate.line ? cell->exit_rate.v :
+			 CELL_EXIT_RATE_DEFAULT;
 	snprintf(vm->name, sizeof(vm->name), "%s", cell->name);
 	snprintf(vm->colors, sizeof(vm->colors), "%s", cell->colors.s);
 	vm->comm_gpa = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;
@@ -256,7 +262,7 @@ int cell_vm_check_colors(struct cell_vm *vm, const char *mask,
 
 unsigned int cell_vm_inmate_state(struct cell_vm *vm)
 {
-	return vm->comm ? vm->comm->inmate_state : CELL_INMATE_NONE;
+	return cell_comm_get_inmate_state(vm);
 }
 
 void cell_vm_destroy(struct cell_vm *vm)

@@ -11,9 +11,20 @@
 
 #include "cell_vm.h"
 #include "colorguard.h"
+#include "comm_access.h"
 #include "cell_why.h"
 
 #define CELL_MAX_VCPUS	64
+/* The console (console.c): a line, lines shown a second, log size. */
+#define CELL_CONSOLE_LINE_MAX		256
+#define CELL_CONSOLE_LINES_PER_S	100
+#define CELL_CONSOLE_LOG_MAX		(256 * 1024)
+/*
+ * Exit storms (exit.c): refused requests a cell may make in a second,
+ * and exits of any kind (the config's exit_rate, this by default).
+ */
+#define CELL_REFUSED_PER_S		1000
+#define CELL_EXIT_RATE_DEFAULT		100000
 #define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1)	/* regions and the comm page */
 
 struct cell_slot {
@@ -30,7 +41,7 @@ struct cell_vcpu {
 	struct kvm_run *run;
 	pthread_t thread;
 	int thread_live;
-	char line[256];		/* console line being assembled */
+	char line[CELL_CONSOLE_LINE_MAX];	/* console line being assembled */
 	size_t line_len;
 };
 
@@ -53,6 +64,24 @@ struct cell_bwlock {
 	char reason[CELL_COMM_BWLOCK_REASON_MAX];
 };
 
+/* The console's state; under cell_vm.lock. */
+struct cell_console {
+	char log_path[256];		/* the log to rotate, "" for none */
+	bool off;			/* the config's console_output = false */
+	uint64_t window_start;		/* rate limit: a window of 1 s */
+	unsigned int window_lines;	/* lines shown in the window */
+	uint64_t dropped;		/* dropped, not reported yet */
+	uint64_t dropped_total;		/* this run */
+	uint64_t lines;			/* this run, shown or not */
+};
+
+/* A cell's exits in the current second; under cell_vm.lock. */
+struct cell_exit_window {
+	uint64_t start;
+	unsigned int exits, refused;
+	unsigned int rate;		/* most exits a second */
+};
+
 struct cell_vm {
 	char name[CG_NAME_MAX + 1];
 	char colors[CG_LIST_MAX + 1];
@@ -63,6 +92,7 @@ struct cell_vm {
 	unsigned int nr_slots;
 	/* last: the comm page, then cell_arch_extra_pages() */
 	struct cell_slot slots[CELL_MAX_SLOTS];
+	/* guest memory: only comm_access.c touches it */
 	volatile struct cell_comm *comm;
 	uint64_t comm_gpa, console_gpa, bwlock_gpa;
 	uint64_t entry;
@@ -79,6 +109,8 @@ struct cell_vm {
 	int failed_cpu;
 	char failure[128];
 	FILE *console;
+	struct cell_console con;
+	struct cell_exit_window storm;
 	uint64_t pages_total, pages_in_colors, pages_in_root;
 	struct cell_bwlock bw;
 };
@@ -98,16 +130,28 @@ void cell_vcpus_stop(struct cell_vm *vm);
 void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 	      const char *reason);
 
+/* exit.c */
+void cell_exit_count(struct cell_vm *vm, enum cell_exit_kind k);
+/* One exit of v; 0 to go on running. */
+int cell_exit_handle(struct cell_vcpu *v);
+/* End the cell as failed on v's CPU, with a one-line reason. */
+void cell_vcpu_fail(struct cell_vcpu *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* console.c */
+void cell_console_byte(struct cell_vcpu *v, char ch);
+/* Report lines dropped and not reported yet: at the cell's end. */
+void cell_console_end(struct cell_vm *vm);
+void cell_console_reset(struct cell_vm *vm);
+
 /* bwlock.c */
 void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell);
 void cell_bwlock_reset(struct cell_vm *vm);
-void cell_bwlock_exit(struct cell_vcpu *v);
+/* One access of the register; true if it was a refused request. */
+bool cell_bwlock_exit(struct cell_vcpu *v);
 void cell_bwlock_end(struct cell_vm *vm);
 void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st);
 void cell_bwlock_destroy(struct cell_vm *vm);
-
-/* comm.c */
-void cell_comm_init(struct cell_vm *vm);
 
 /* arch/<arch>.c */
 extern const char *const cell_arch_name;

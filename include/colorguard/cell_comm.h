@@ -106,6 +106,7 @@ enum cell_inmate_state {
 /* flags: what the vCPU offers */
 #define CELL_COMM_F_PMU		1	/* arm64: PMCCNTR usable (PMUv3 set up) */
 #define CELL_COMM_F_BWLOCK	2	/* the config allows the bandwidth lock */
+#define CELL_COMM_F_NO_CONSOLE	4	/* console_output = false: writes dropped */
 
 /* bwlock_status: the outcome of the last request. */
 enum cell_bwlock_status {

@@ -89,8 +89,15 @@ struct cg_cell {
 	unsigned int autostart_line;
 	bool bwlock;			/* may take memguard's bandwidth lock */
 	unsigned int bwlock_line;
+	struct cg_u64 exit_rate;	/* exits a second before it fails */
+	bool console_output;		/* false: the console is off */
+	unsigned int console_output_line;	/* 0: not given (on) */
 	unsigned int line;
 };
+
+/* A cell's exit_rate: exits a second it may cause. */
+#define CG_EXIT_RATE_MIN	100
+#define CG_EXIT_RATE_MAX	10000000
 
 /* Longest `args` (the comm region's args field, with its NUL). */
 #define CG_ARGS_MAX		767

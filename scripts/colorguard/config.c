@@ -244,7 +244,8 @@ static void read_region(struct ctx *c, const config_setting_t *s,
 
 static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
-	"image", "args", "comm", "console", "autostart", "bwlock", NULL
+	"image", "args", "comm", "console", "autostart", "bwlock",
+	"console_output", "exit_rate", NULL
 };
 
 static int valid_name(const char *s)
@@ -353,6 +354,17 @@ static void read_cell(struct ctx *c, const config_setting_t *s,
 	if (cell->bwlock && cell->type == CG_CELL_ROOT)
 		cg_err(c->d, cell->bwlock_line, c->label, "bwlock",
 		       "the root cell is root Linux itself: its tasks open /dev/memguard");
+	get_u64(c, s, NULL, "exit_rate", CG_EXIT_RATE_MIN, CG_EXIT_RATE_MAX,
+		&cell->exit_rate);
+	if (cell->exit_rate.line && cell->type == CG_CELL_ROOT)
+		cg_err(c->d, cell->exit_rate.line, c->label, "exit_rate",
+		       "the root cell is root Linux itself: it makes no exits");
+	get_bool(c, s, NULL, "console_output", &cell->console_output,
+		 &cell->console_output_line);
+	if (cell->console_output_line && cell->type == CG_CELL_ROOT)
+		cg_err(c->d, cell->console_output_line, c->label,
+		       "console_output",
+		       "the root cell is root Linux itself: it has no cell console");
 
 	v = config_setting_get_member(s, "memory");
 	set_field(c, NULL, "memory");

@@ -377,7 +377,9 @@ void inmate_start(uintptr_t comm_addr, uintptr_t cpu)
 	    c->revision != CELL_COMM_REVISION)
 		arch_stop();
 	comm = c;
-	console = (volatile uint8_t *)(uintptr_t)c->console;
+	/* A console that is off costs an exit a byte for nothing. */
+	if (!(c->flags & CELL_COMM_F_NO_CONSOLE))
+		console = (volatile uint8_t *)(uintptr_t)c->console;
 	bwlock_reg = (volatile uint32_t *)(uintptr_t)c->bwlock_reg;
 	use_pmu = !!(c->flags & CELL_COMM_F_PMU);
 	arch_init();
