@@ -125,29 +125,26 @@ fi
 
 ### random MMIO and port accesses
 
-ok=1
-for s in 1 2 3 4 5 6; do
-	run wild $CFG rt inmates/wild.bin -s seed=$s
-	if [ $RC != 1 ] || ! has wild '^cell rt: failed on CPU 0: \(write\|read\) of [1248] bytes at guest address'; then
-		show wild
-		ok=0
-	fi
-done
-if [ $ok = 1 ]; then
+# fail_each NAME SEEDS OPTIONS REASON: every seed's run of wild.bin (with
+# OPTIONS before its seed) fails the cell with REASON
+fail_each() {
+	_ok=1
+	for s in $2; do
+		run $1 $CFG rt inmates/wild.bin -s "${3}seed=$s"
+		if [ $RC != 1 ] || ! has $1 "^cell rt: failed on CPU 0: $4"; then
+			show $1
+			_ok=0
+		fi
+	done
+	[ $_ok = 1 ]
+}
+if fail_each wild "1 2 3 4 5 6" "" '\(write\|read\) of [1248] bytes at guest address'; then
 	tap_ok "random MMIO (6 seeds): failed with a reason each: $(fail_line wild rt)"
 else
 	tap_not_ok "random MMIO"
 fi
 if [ "$(uname -m)" = x86_64 ]; then
-	ok=1
-	for s in 1 2 3; do
-		run port $CFG rt inmates/wild.bin -s "what=port seed=$s"
-		if [ $RC != 1 ] || ! has port '^cell rt: failed on CPU 0: port I/O \(in\|out\) at port'; then
-			show port
-			ok=0
-		fi
-	done
-	if [ $ok = 1 ]; then
+	if fail_each port "1 2 3" "what=port " 'port I/O \(in\|out\) at port'; then
 		tap_ok "random port I/O (3 seeds): failed with a reason each: $(fail_line port rt)"
 	else
 		tap_not_ok "random port I/O"
