@@ -145,10 +145,8 @@ static void release(struct cell_vm *vm, uint64_t now)
 /* At most CELL_BWLOCK_RATE_MAX acquisitions in a window of a second. */
 static int flooding(struct cell_vm *vm, uint64_t now)
 {
-	if (now - vm->bw.window_start >= 1000000000ull) {
-		vm->bw.window_start = now;
+	if (cell_new_second(&vm->bw.window_start, now))
 		vm->bw.window_count = 0;
-	}
 	return vm->bw.window_count >= CELL_BWLOCK_RATE_MAX;
 }
 

@@ -17,8 +17,6 @@
 
 #include "vm_int.h"
 
-#define NS_PER_S	1000000000ull
-
 /* Rename the full log to log.1 and go on in a new one; caller holds lock. */
 static void rotate(struct cell_vm *vm)
 {
@@ -70,10 +68,8 @@ static void show_line(struct cell_vm *vm, const char *line, size_t len)
 	con->lines++;
 	if (con->off)
 		goto out;
-	if (now - con->window_start >= NS_PER_S) {
-		con->window_start = now;
+	if (cell_new_second(&con->window_start, now))
 		con->window_lines = 0;
-	}
 	if (con->window_lines >= CELL_CONSOLE_LINES_PER_S) {
 		con->dropped++;
 		con->dropped_total++;

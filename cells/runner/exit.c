@@ -69,8 +69,7 @@ static int exit_budget(struct cell_vcpu *v, bool refused, const char *what)
 	unsigned int exits, nr_refused;
 
 	pthread_mutex_lock(&v->vm->lock);
-	if (now - w->start >= 1000000000ull) {
-		w->start = now;
+	if (cell_new_second(&w->start, now)) {
 		w->exits = 0;
 		w->refused = 0;
 	}

@@ -27,6 +27,14 @@ uint64_t cell_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+bool cell_new_second(uint64_t *start, uint64_t now)
+{
+	if (now - *start < 1000000000ull)
+		return false;
+	*start = now;
+	return true;
+}
+
 void cell_why(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;

@@ -4,6 +4,7 @@
 #define COLORGUARD_CELL_VM_INT_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <linux/kvm.h>
 
@@ -116,6 +117,11 @@ struct cell_vm {
 };
 
 uint64_t cell_now_ns(void);
+/*
+ * The rate limits' one-second windows: true, and *@start moved to @now,
+ * when the window that began at *@start has ended.
+ */
+bool cell_new_second(uint64_t *start, uint64_t now);
 
 /* mem.c */
 int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
