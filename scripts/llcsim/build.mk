@@ -6,17 +6,21 @@
 # (an llc-model file in the suite's folder) and for make llc-report.
 LLCSIM_SO := $(BUILD)/host/llcsim/libllcsim.so
 LLCSIM_HDR := $(CACHE)/qemu-plugin/qemu-plugin.h
+# Hidden by default: QEMU sees only what QEMU_PLUGIN_EXPORT marks, and the
+# globals the files share cannot be interposed.
 LLCSIM_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
-	-fPIC -shared -I$(TOP)/include -I$(CACHE)/qemu-plugin
+	-fPIC -shared -fvisibility=hidden -I$(TOP)/include -I$(CACHE)/qemu-plugin
+# The plugin's glue (llcsim.c) calls the model and the report.
+LLCSIM_SRCS := scripts/llcsim/llcsim.c scripts/llcsim/model.c scripts/llcsim/report.c
 
 $(LLCSIM_HDR):
 	scripts/install-deps qemu-plugin
 
-$(LLCSIM_SO): scripts/llcsim/llcsim.c include/colorguard/llcsim.h $(HV_COLOR_SRCS) \
-		$(HV_COLOR_HDRS) | $(LLCSIM_HDR)
+$(LLCSIM_SO): $(LLCSIM_SRCS) scripts/llcsim/llcsim_int.h include/colorguard/llcsim.h \
+		$(HV_COLOR_SRCS) $(HV_COLOR_HDRS) | $(LLCSIM_HDR)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(LLCSIM_CFLAGS) $$(pkg-config --cflags glib-2.0) -o $@ $< \
-		hv-color/mask.c
+	$(HOST_CC) $(LLCSIM_CFLAGS) $$(pkg-config --cflags glib-2.0) -o $@ \
+		$(LLCSIM_SRCS) hv-color/mask.c
 
 .PHONY: llcsim
 llcsim: $(LLCSIM_SO)

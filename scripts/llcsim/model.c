@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * llcsim's model: the private L1s and the shared LLC, set-associative with
+ * LRU (or pseudo-random) replacement, and the DRAM latency with its
+ * queueing term.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "llcsim_int.h"
+
+struct llcsim_cfg cfg = {
+	/* The ZCU104's Cortex-A53 cluster (see README.md) */
+	.size = 1 << 20, .ways = 16, .line = 64, .page_shift = 12,
+	.l1_size = 32 << 10, .l1_ways = 4,
+	.insn_ps = 833, .hit_ps = 12500, .dram_ps = 140500, .dram_mbps = 1000,
+};
+
+struct cache llc;
+struct vcpu *vcpus;
+unsigned int n_vcpus;
+uint32_t *rate;
+
+static void set_lock(struct cache *c, uint32_t set)
+{
+	if (!c->lock)
+		return;
+	while (__atomic_test_and_set(&c->lock[set], __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&c->lock[set], __ATOMIC_RELAXED))
+			;
+}
+
+static void set_unlock(struct cache *c, uint32_t set)
+{
+	if (c->lock)
+		__atomic_clear(&c->lock[set], __ATOMIC_RELEASE);
+}
+
+int cache_init(struct cache *c, uint64_t size, uint32_t assoc, bool shared)
+{
+	c->assoc = assoc;
+	c->sets = size / cfg.line / assoc;
+	c->ways = g_new0(struct way, (size_t)c->sets * assoc);
+	c->clock = g_new0(uint64_t, c->sets);
+	c->lock = shared ? g_new0(uint8_t, c->sets) : NULL;
+	return 0;
+}
+
+/* Close the ms windows modelled time has passed. */
+void ms_advance(struct vcpu *v, unsigned int idx)
+{
+	uint64_t now_ms = v->clock_ps / 1000000000ull;
+
+	if (now_ms == v->ms_index)
+		return;
+	struct ms_point p = { v->ms_misses, v->ms_wbs };
+	struct ms_point zero = { 0, 0 };
+
+	g_array_append_val(v->series, p);
+	__atomic_store_n(&rate[idx], now_ms == v->ms_index + 1 ?
+			 v->ms_misses + v->ms_wbs : 0, __ATOMIC_RELAXED);
+	for (uint64_t m = v->ms_index + 1; m < now_ms; m++)
+		g_array_append_val(v->series, zero);
+	v->ms_index = now_ms;
+	v->ms_misses = 0;
+	v->ms_wbs = 0;
+}
+
+/*
+ * DRAM latency: a fixed part plus an M/M/1 waiting time, the line's
+ * transfer time at the configured bandwidth times u / (1 - u), where u is
+ * the bandwidth all vCPUs drew in their last complete ms (capped at 0.95);
+ * an idle vCPU draws none.
+ */
+static uint64_t dram_wait_ps(void)
+{
+	uint64_t ev = 0;
+	double u, xfer_ps;
+
+	for (unsigned int i = 0; i < n_vcpus; i++)
+		ev += __atomic_load_n(&rate[i], __ATOMIC_RELAXED);
+	/* bytes per ms against MB/s (10^6 B/s) = 10^3 B per ms */
+	u = (double)ev * cfg.line / ((double)cfg.dram_mbps * 1000.0);
+	if (u > 0.95)
+		u = 0.95;
+	xfer_ps = (double)cfg.line * 1e6 / (double)cfg.dram_mbps;
+	return (uint64_t)(xfer_ps * u / (1.0 - u));
+}
+
+/*
+ * Look line up in one set of c. Returns true on a hit. On a miss the LRU
+ * way (or a free one) is replaced by line; *victim gets what it held.
+ */
+static bool cache_access(struct cache *c, uint64_t line, bool dirty,
+			 unsigned int owner, struct way *victim)
+{
+	uint32_t set = line & (c->sets - 1);
+	struct way *w = &c->ways[(size_t)set * c->assoc], *lru = NULL;
+	uint64_t now = ++c->clock[set];
+
+	victim->valid = 0;
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		if (w[i].valid && w[i].line == line) {
+			w[i].stamp = now;
+			w[i].dirty |= dirty;
+			return true;
+		}
+		/* the first free way, else the least recently used */
+		if (!w[i].valid) {
+			if (!lru || lru->valid)
+				lru = &w[i];
+		} else if (!lru || (lru->valid && w[i].stamp < lru->stamp)) {
+			lru = &w[i];
+		}
+	}
+	/*
+	 * Pseudo-random replacement (repl=random) once the set is full: a
+	 * hash of the set's use count, so runs stay reproducible.
+	 */
+	if (c->random && lru->valid) {
+		uint64_t h = (now ^ ((uint64_t)set << 32)) * 0x9e3779b97f4a7c15ull;
+
+		lru = &w[(h >> 32) % c->assoc];
+	}
+	*victim = *lru;
+	lru->line = line;
+	lru->stamp = now;
+	lru->owner = owner;
+	lru->valid = 1;
+	lru->dirty = dirty;
+	return false;
+}
+
+/*
+ * A line reaches the LLC: a read on an L1 miss (dirty: a store without an
+ * L1), or a whole dirty line on an L1 eviction (writeback).
+ */
+static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
+		       bool writeback, bool dirty, bool count)
+{
+	uint32_t set = line & (llc.sets - 1);
+	struct way victim;
+	bool hit;
+
+	set_lock(&llc, set);
+	hit = cache_access(&llc, line, writeback || dirty, idx, &victim);
+	set_unlock(&llc, set);
+
+	v->c.llc_accesses += count;
+	if (victim.valid) {
+		if (victim.owner != idx && victim.owner < n_vcpus)
+			__atomic_fetch_add(&vcpus[victim.owner].c.evicted_by_other,
+					   1, __ATOMIC_RELAXED);
+		if (victim.dirty) {
+			v->c.writebacks += count;
+			v->ms_wbs++;
+		}
+	}
+	if (hit) {
+		v->c.llc_hits += count;
+		if (!writeback) {
+			v->clock_ps += cfg.hit_ps;
+			if (count)
+				v->c.model_ps += cfg.hit_ps;
+		}
+		return;
+	}
+	if (writeback)		/* a whole dirty line: no fill from DRAM */
+		return;
+	uint64_t wait = dram_wait_ps();
+
+	v->ms_misses++;
+	v->clock_ps += cfg.dram_ps + wait;
+	if (!count)
+		return;
+	v->c.llc_misses++;
+	v->c.model_ps += cfg.dram_ps + wait;
+	v->c.wait_ps += wait;
+}
+
+/*
+ * count: the access is counted and timed (user_only=1 leaves out the
+ * kernel's, which still occupy the caches and draw DRAM bandwidth).
+ */
+void access_line(unsigned int idx, uint64_t pa, bool store, bool count)
+{
+	struct vcpu *v = &vcpus[idx];
+	uint64_t line = pa >> cfg.line_shift;
+	struct way victim;
+
+	v->c.accesses += count;
+	if (v->l1.sets) {
+		if (cache_access(&v->l1, line, store, idx, &victim))
+			return;
+		if (victim.valid && victim.dirty)
+			llc_access(idx, v, victim.line, true, true, count);
+		llc_access(idx, v, line, false, false, count);
+	} else {
+		llc_access(idx, v, line, false, store, count);
+	}
+	ms_advance(v, idx);
+}
