@@ -15,7 +15,7 @@ struct cg_system *cell_cli_load(const char *path, const char *name,
 
 /* argv[0] is the subcommand's name. Exit status: 0, 1 failure, 2 usage. */
 int cell_cmd_exec(int argc, char **argv);
-/* cli_life.c: the supervisor and its clients. */
+/* cli_life.c: the lifecycle commands (the supervisor: cli_supervisor.c). */
 int cell_cmd_create(int argc, char **argv);
 int cell_cmd_load(int argc, char **argv);
 int cell_cmd_start(int argc, char **argv);
