@@ -8,9 +8,10 @@
  * Every call that can fail writes a one-line reason (no newline) into
  * why[why_len] and returns a negative errno; the VM is then as before.
  *
- * The runner installs a handler for SIGUSR1 (no SA_RESTART) and sends it
+ * The runner installs a handler for SIGRTMIN (no SA_RESTART) and sends it
  * to its vCPU threads to get them out of KVM_RUN; a process that uses the
- * runner must leave SIGUSR1 to it. It installs a SIGBUS handler only
+ * runner must leave SIGRTMIN to it (a real-time signal: queued, never
+ * one a library or a user sends by habit). It installs a SIGBUS handler only
  * while cell_vm_create() prefaults the guest RAM.
  */
 #ifndef COLORGUARD_CELL_VM_H

@@ -14,7 +14,7 @@
 
 #include "vm_int.h"
 
-#define SIG_KICK	SIGUSR1
+#define SIG_KICK	SIGRTMIN
 
 static void kick(int sig)
 {
@@ -26,16 +26,18 @@ static void request_stop(struct cell_vm *vm)
 {
 	unsigned int i;
 
-	vm->stopping = 1;
+	atomic_store(&vm->stopping, true);
+	pthread_mutex_lock(&vm->kick_lock);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];
 
-		if (!v->thread_live)
+		if (!v->thread_running)
 			continue;
-		v->run->immediate_exit = 1;
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		/* KVM reads it at entry: a kick before KVM_RUN is not lost. */
+		__atomic_store_n(&v->run->immediate_exit, 1, __ATOMIC_SEQ_CST);
 		pthread_kill(v->thread, SIG_KICK);
 	}
+	pthread_mutex_unlock(&vm->kick_lock);
 }
 
 /* Leave the running states once; the first reason wins. */
@@ -64,7 +66,7 @@ static void *vcpu_thread(void *arg)
 	struct cell_vcpu *v = arg;
 	struct cell_vm *vm = v->vm;
 
-	while (!vm->stopping) {
+	while (!atomic_load(&vm->stopping)) {
 		if (ioctl(v->fd, KVM_RUN, 0) < 0) {
 			if (errno == EINTR || errno == EAGAIN) {
 				cell_exit_count(vm, CELL_EXIT_INTR);
@@ -76,6 +78,9 @@ static void *vcpu_thread(void *arg)
 		if (cell_exit_handle(v))
 			break;
 	}
+	pthread_mutex_lock(&vm->kick_lock);
+	v->thread_running = false;
+	pthread_mutex_unlock(&vm->kick_lock);
 	return NULL;
 }
 
@@ -87,7 +92,7 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIG_KICK, &sa, NULL);
-	vm->stopping = 0;
+	atomic_store(&vm->stopping, false);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];
 		pthread_attr_t attr;
@@ -102,15 +107,23 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
 		CPU_SET(v->host_cpu, &set);
 		pthread_attr_init(&attr);
 		ret = -pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		/* Running before it exists: its own exit may clear it first. */
+		pthread_mutex_lock(&vm->kick_lock);
+		v->thread_running = true;
 		if (!ret)
 			ret = -pthread_create(&v->thread, &attr, vcpu_thread, v);
+		if (ret)
+			v->thread_running = false;
+		pthread_mutex_unlock(&vm->kick_lock);
 		pthread_attr_destroy(&attr);
 		if (ret) {
 			cell_why(why, len, "vCPU %u on CPU %d: %s", i,
 				 v->host_cpu, strerror(-ret));
 			goto fail;
 		}
-		v->thread_live = 1;
+		pthread_mutex_lock(&vm->join_lock);
+		v->thread_created = true;
+		pthread_mutex_unlock(&vm->join_lock);
 	}
 	return 0;
 fail:
@@ -124,14 +137,16 @@ void cell_vcpus_stop(struct cell_vm *vm)
 	unsigned int i;
 
 	request_stop(vm);
+	pthread_mutex_lock(&vm->join_lock);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];
 
-		if (!v->thread_live)
+		if (!v->thread_created)
 			continue;
 		pthread_join(v->thread, NULL);
-		v->thread_live = 0;
+		v->thread_created = false;
 	}
+	pthread_mutex_unlock(&vm->join_lock);
 }
 
 int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
@@ -178,7 +193,7 @@ int cell_vm_wait(struct cell_vm *vm, unsigned int timeout_ms)
 	struct timespec ts;
 	int ret = 0;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(CLOCK_MONOTONIC, &ts);	/* the cond's clock */
 	ts.tv_sec += timeout_ms / 1000;
 	ts.tv_nsec += (timeout_ms % 1000) * 1000000l;
 	if (ts.tv_nsec >= 1000000000l) {

@@ -83,6 +83,50 @@ static int cell_cpus(struct cell_vm *vm, const struct cg_cell *cell,
 	return 0;
 }
 
+/* The KVM this runner was written against, and what it relies on. */
+static const struct cell_kvm_cap common_caps[] = {
+	{ KVM_CAP_USER_MEMORY, "KVM_CAP_USER_MEMORY" },
+	{ KVM_CAP_IMMEDIATE_EXIT, "KVM_CAP_IMMEDIATE_EXIT" },
+	{ 0, NULL }
+};
+
+static int missing_cap(struct cell_vm *vm, const struct cell_kvm_cap *caps,
+		       char *why, size_t len)
+{
+	for (; caps->name; caps++) {
+		if (ioctl(vm->kvm_fd, KVM_CHECK_EXTENSION, caps->cap) > 0)
+			continue;
+		cell_why(why, len, "KVM lacks %s, which the runner needs",
+			 caps->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int check_kvm(struct cell_vm *vm, char *why, size_t len)
+{
+	int v = ioctl(vm->kvm_fd, KVM_GET_API_VERSION, 0);
+	int max;
+
+	if (v != KVM_API_VERSION) {
+		cell_why(why, len, "KVM API version %d, the runner speaks %d",
+			 v, KVM_API_VERSION);
+		return -EOPNOTSUPP;
+	}
+	if (missing_cap(vm, common_caps, why, len) ||
+	    missing_cap(vm, cell_arch_caps, why, len))
+		return -EOPNOTSUPP;
+	max = ioctl(vm->kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_MAX_VCPUS);
+	if (max <= 0)
+		max = ioctl(vm->kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_NR_VCPUS);
+	if (max > 0 && vm->nr_vcpus > (unsigned int)max) {
+		cell_why(why, len, "%u vCPUs, KVM takes at most %d",
+			 vm->nr_vcpus, max);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 static int create_vcpus(struct cell_vm *vm, char *why, size_t len)
 {
 	unsigned int i;
@@ -152,6 +196,7 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 			char *why, size_t len)
 {
 	uint64_t t0 = cell_now_ns();
+	pthread_condattr_t cattr;
 	struct cell_vm *vm;
 	int ret;
 
@@ -186,7 +231,13 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 			  cell_arch_console_default();
 	cell_bwlock_init(vm, cell);
 	pthread_mutex_init(&vm->lock, NULL);
-	pthread_cond_init(&vm->cond, NULL);
+	pthread_mutex_init(&vm->kick_lock, NULL);
+	pthread_mutex_init(&vm->join_lock, NULL);
+	pthread_condattr_init(&cattr);
+	/* Timed waits must not move with the wall clock. */
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&vm->cond, &cattr);
+	pthread_condattr_destroy(&cattr);
 
 	ret = cell_cpus(vm, cell, why, len);
 	if (ret)
@@ -197,6 +248,9 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 		cell_why(why, len, "cannot open /dev/kvm: %s", strerror(-ret));
 		goto fail;
 	}
+	ret = check_kvm(vm, why, len);
+	if (ret)
+		goto fail;
 	vm->vm_fd = ioctl(vm->kvm_fd, KVM_CREATE_VM, 0);
 	if (vm->vm_fd < 0) {
 		ret = -errno;
@@ -296,6 +350,8 @@ void cell_vm_destroy(struct cell_vm *vm)
 	/* After the VM: KVM drops its page references with the memslots. */
 	cell_mem_destroy(vm);
 	pthread_mutex_destroy(&vm->lock);
+	pthread_mutex_destroy(&vm->kick_lock);
+	pthread_mutex_destroy(&vm->join_lock);
 	pthread_cond_destroy(&vm->cond);
 	free(vm);
 }

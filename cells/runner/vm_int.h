@@ -4,6 +4,7 @@
 #define COLORGUARD_CELL_VM_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/kvm.h>
@@ -41,7 +42,8 @@ struct cell_vcpu {
 	int host_cpu;
 	struct kvm_run *run;
 	pthread_t thread;
-	int thread_live;
+	bool thread_created;		/* not joined yet; under join_lock */
+	bool thread_running;		/* may be kicked; under kick_lock */
 	char line[CELL_CONSOLE_LINE_MAX];	/* console line being assembled */
 	size_t line_len;
 };
@@ -102,9 +104,15 @@ struct cell_vm {
 	int has_pmu;
 
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	pthread_cond_t cond;		/* on CLOCK_MONOTONIC */
+	/*
+	 * kick_lock: a vCPU thread leaves thread_running under it before it
+	 * returns, so a kick never reaches a thread that may be joined.
+	 * join_lock: one joiner at a time. Neither is held with the other.
+	 */
+	pthread_mutex_t kick_lock, join_lock;
 	enum cell_state state;
-	volatile int stopping;
+	atomic_bool stopping;
 	uint64_t exits[CELL_EXIT_KINDS];
 	uint64_t t_start, t_stop, create_ns;
 	int failed_cpu;
@@ -161,6 +169,13 @@ void cell_bwlock_destroy(struct cell_vm *vm);
 
 /* arch/<arch>.c */
 extern const char *const cell_arch_name;
+/* KVM capabilities the arch code relies on, 0-terminated. */
+struct cell_kvm_cap {
+	int cap;
+	const char *name;
+};
+extern const struct cell_kvm_cap cell_arch_caps[];
+
 uint64_t cell_arch_console_default(void);
 /* Pages the arch keeps after the comm page (x86: GDT and page tables). */
 unsigned int cell_arch_extra_pages(struct cell_vm *vm);

@@ -99,6 +99,8 @@ void arch_secondary_init(void);
 int arch_smp_start(unsigned int cpu);
 void arch_smp_wait(void);		/* one step of a busy wait */
 unsigned int arch_cpu_id(void);
+/* The CPU's own id as the hardware shows it: x86 APIC ID, arm64 MPIDR. */
+uint64_t arch_hw_cpu_id(void);
 
 /* A full barrier between the cell's and the runner's views of memory. */
 static inline void mb(void)

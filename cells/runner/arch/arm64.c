@@ -20,6 +20,12 @@
 
 const char *const cell_arch_name = "arm64";
 
+const struct cell_kvm_cap cell_arch_caps[] = {
+	{ KVM_CAP_ONE_REG, "KVM_CAP_ONE_REG" },
+	{ KVM_CAP_ARM_PSCI_0_2, "KVM_CAP_ARM_PSCI_0_2" },
+	{ 0, NULL }
+};
+
 uint64_t cell_arch_console_default(void)
 {
 	return CELL_CONSOLE_DEFAULT_ARM64;

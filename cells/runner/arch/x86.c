@@ -11,7 +11,7 @@
  * that limit. Entry: CR0.PE|PG, CR4.PAE, EFER.LME|LMA, rsi = comm page,
  * rdi = vCPU index; every vCPU starts at the entry (no local APIC, so no
  * INIT/SIPI): the inmate library holds the secondaries until
- * smp_start_cpu().
+ * smp_start_cpu(). CPUID is the host's, with vCPU i's APIC ID set to i.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -55,7 +55,23 @@
 #define PT_PDPT		2
 #define PT_PD		3
 
+/*
+ * KVM's own pages for VMX: the real-mode TSS (3 pages, KVM_SET_TSS_ADDR)
+ * and, right below it, the identity-map page KVM places there by default.
+ * No guest address of the cell may fall in them.
+ */
+#define KVM_TSS_ADDR		0xfffbd000ull
+#define KVM_TSS_START		(KVM_TSS_ADDR - PAGE)
+#define KVM_TSS_END		(KVM_TSS_ADDR + 3 * PAGE)
+#define CPUID_MAX_ENTRIES	4096
+
 const char *const cell_arch_name = "x86";
+
+const struct cell_kvm_cap cell_arch_caps[] = {
+	{ KVM_CAP_EXT_CPUID, "KVM_CAP_EXT_CPUID" },
+	{ KVM_CAP_SET_TSS_ADDR, "KVM_CAP_SET_TSS_ADDR" },
+	{ 0, NULL }
+};
 
 uint64_t cell_arch_console_default(void)
 {
@@ -96,6 +112,30 @@ unsigned int cell_arch_extra_pages(struct cell_vm *vm)
 	}
 }
 
+static int check_kvm_pages(struct cell_vm *vm, char *why, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < vm->nr_slots; i++) {
+		const struct cell_slot *s = &vm->slots[i];
+
+		if (s->gpa >= KVM_TSS_END || s->gpa + s->size <= KVM_TSS_START)
+			continue;
+		cell_why(why, len, "guest memory 0x%llx +0x%llx overlaps KVM's TSS and identity-map pages 0x%llx-0x%llx",
+			 (unsigned long long)s->gpa,
+			 (unsigned long long)s->size, KVM_TSS_START,
+			 KVM_TSS_END - 1);
+		return -EINVAL;
+	}
+	if (vm->console_gpa >= KVM_TSS_START && vm->console_gpa < KVM_TSS_END) {
+		cell_why(why, len, "console 0x%llx lies in KVM's TSS and identity-map pages 0x%llx-0x%llx",
+			 (unsigned long long)vm->console_gpa, KVM_TSS_START,
+			 KVM_TSS_END - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
 {
 	const struct cell_slot *c = &vm->slots[vm->nr_slots - 1];
@@ -117,34 +157,73 @@ int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
 			 (unsigned long long)s->size);
 		return -EINVAL;
 	}
-	return 0;
+	return check_kvm_pages(vm, why, len);
 }
 
 int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len)
 {
-	(void)why;
-	(void)len;
-	/* Needed by VMX only; an address no slot uses. */
-	ioctl(vm->vm_fd, KVM_SET_TSS_ADDR, 0xfffbd000ul);
+	/* VMX needs it; the layout check keeps every slot out of it. */
+	if (ioctl(vm->vm_fd, KVM_SET_TSS_ADDR, (unsigned long)KVM_TSS_ADDR)) {
+		cell_why(why, len, "KVM_SET_TSS_ADDR: %s", strerror(errno));
+		return -errno;
+	}
 	return 0;
+}
+
+/* The host's supported CPUID, as many entries as it has. */
+static struct kvm_cpuid2 *supported_cpuid(struct cell_vm *vm)
+{
+	unsigned int n;
+
+	for (n = 64; n <= CPUID_MAX_ENTRIES; n *= 2) {
+		struct kvm_cpuid2 *c;
+
+		c = calloc(1, sizeof(*c) + n * sizeof(c->entries[0]));
+		if (!c)
+			return NULL;
+		c->nent = n;
+		if (!ioctl(vm->kvm_fd, KVM_GET_SUPPORTED_CPUID, c))
+			return c;
+		free(c);
+		if (errno != E2BIG)
+			return NULL;
+	}
+	errno = E2BIG;
+	return NULL;
+}
+
+/* Each vCPU its own APIC ID: the initial, x2APIC and AMD extended ones. */
+static void set_apic_id(struct kvm_cpuid2 *c, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nent; i++) {
+		struct kvm_cpuid_entry2 *e = &c->entries[i];
+
+		if (e->function == 1)
+			e->ebx = (e->ebx & 0x00ffffff) | (id << 24);
+		else if (e->function == 0xb || e->function == 0x1f)
+			e->edx = id;
+		else if (e->function == 0x8000001e)
+			e->eax = id;
+	}
 }
 
 int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 			size_t len)
 {
-	const unsigned int max = 128;
 	struct kvm_cpuid2 *cpuid;
 	int ret = 0;
 
-	cpuid = calloc(1, sizeof(*cpuid) + max * sizeof(cpuid->entries[0]));
-	if (!cpuid) {
-		cell_why(why, len, "out of memory");
-		return -ENOMEM;
-	}
-	cpuid->nent = max;
 	/* The host's supported CPUID, so that the inmate sees a real CPU. */
-	if (ioctl(vm->kvm_fd, KVM_GET_SUPPORTED_CPUID, cpuid) ||
-	    ioctl(v->fd, KVM_SET_CPUID2, cpuid)) {
+	cpuid = supported_cpuid(vm);
+	if (!cpuid) {
+		ret = -errno;
+		cell_why(why, len, "KVM_GET_SUPPORTED_CPUID: %s", strerror(-ret));
+		return ret;
+	}
+	set_apic_id(cpuid, v->idx);
+	if (ioctl(v->fd, KVM_SET_CPUID2, cpuid)) {
 		ret = -errno;
 		cell_why(why, len, "CPUID of vCPU %u: %s", v->idx, strerror(-ret));
 	}

@@ -3,8 +3,10 @@
  * Test inmate for cells with several CPUs: vCPU 0 starts every other vCPU
  * with smp_start_cpu(); each vCPU, vCPU 0 too, counts to rounds=N (default
  * 100000) and writes its own results: cpuN_id (this_cpu, as the entry
- * code set it up) and cpuN_count. vCPU 0 creates those entries first, so
- * that the others only replace values and never race to append. It stops
+ * code set it up), cpuN_hwid (the id the hardware shows: x86 APIC ID,
+ * arm64 MPIDR; the runner must give each vCPU its own) and cpuN_count.
+ * vCPU 0 creates those entries first, so that the others only replace
+ * values and never race to append. It stops
  * once every vCPU has reported, or after wait_s=S seconds of ticks (x86:
  * TSC, taken as 1 GHz) with result missing = the vCPUs that did not.
  */
@@ -37,6 +39,8 @@ static void work(void)
 		return;
 	name(buf, cpu, "count");
 	result_set(buf, count);
+	name(buf, cpu, "hwid");
+	result_set(buf, arch_hw_cpu_id());
 	name(buf, cpu, "id");
 	result_set(buf, cpu);
 	/* Before the flag: vCPU 0 stops the cell once all flags are set. */
@@ -57,6 +61,8 @@ int inmate_main(void)
 		n = INMATE_MAX_CPUS;
 	for (cpu = 0; cpu < n; cpu++) {
 		name(buf, cpu, "id");
+		result_set(buf, ~0ull);
+		name(buf, cpu, "hwid");
 		result_set(buf, ~0ull);
 		name(buf, cpu, "count");
 		result_set(buf, 0);

@@ -66,6 +66,14 @@ unsigned int arch_cpu_id(void)
 	return v;
 }
 
+uint64_t arch_hw_cpu_id(void)
+{
+	uint64_t v;
+
+	asm volatile("mrs %0, mpidr_el1" : "=r"(v));
+	return v & 0xff00ffffffull;	/* Aff3..Aff0 */
+}
+
 void arch_secondary_init(void)
 {
 	arch_init();	/* this vCPU's own PMU, if there is one */

@@ -87,6 +87,14 @@ unsigned int arch_cpu_id(void)
 	return id;
 }
 
+uint64_t arch_hw_cpu_id(void)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	return b >> 24;		/* CPUID.1:EBX[31:24], the initial APIC ID */
+}
+
 uint64_t arch_cycles(void)
 {
 	uint32_t lo, hi;
