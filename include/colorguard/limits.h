@@ -31,6 +31,20 @@
 /* A bandwidth budget, MB/s (MB = 2^20 bytes, as MemGuard counts). */
 #define CG_MBPS_MAX		1000000
 
+/*
+ * memguard's bwlock_max_hold_ms: the longest hold of the bandwidth lock
+ * by one open file of /dev/memguard, milliseconds (a hold starts at the
+ * file's first acquisition). Always finite: the lock holds every
+ * non-critical CPU back, and a holder that never releases must not keep
+ * it forever. The default is ten times the longest hold the project's
+ * own users make (critbench around a measured run under the LLC model, a
+ * cell's measured rounds: about a second each) and thousands of times a
+ * BWLOCK critical section (milliseconds).
+ */
+#define CG_BWLOCK_MAX_HOLD_MS_MIN	1
+#define CG_BWLOCK_MAX_HOLD_MS_MAX	3600000
+#define CG_BWLOCK_MAX_HOLD_MS_DEFAULT	10000
+
 /**
  * cg_mbps_to_events() - a budget in MB/s as line events per period
  * @mbps: the budget, 1 to CG_MBPS_MAX
