@@ -18,6 +18,12 @@ _Static_assert(__builtin_offsetof(struct cell_comm, bwlock_refused) == 952,
 	       "bwlock_refused");
 _Static_assert(__builtin_offsetof(struct cell_comm, bwlock_reason) == 960,
 	       "bwlock_reason");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_forced) == 956,
+	       "bwlock_forced");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_max_hold_ms) == 1016,
+	       "bwlock_max_hold_ms");
+_Static_assert(__builtin_offsetof(struct cell_comm, bwlock_min_level) == 1022,
+	       "bwlock_min_level");
 _Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
 	       CELL_COMM_RESULTS_OFF, "results");
 _Static_assert(__builtin_offsetof(struct cell_comm, results) ==

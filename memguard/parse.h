@@ -33,18 +33,10 @@ extern const char *const mg_slot_name[MG_NR_SLOTS];
 #define MG_HOLD_PRIO_MIN	1
 #define MG_HOLD_PRIO_MAX	99
 #define MG_HOLD_PRIO_DEFAULT	48
-/*
- * Longest hold of the bandwidth lock by one file, in milliseconds (a
- * hold starts at the file's first acquisition). Always finite: the lock
- * holds every non-critical CPU back, and a holder that never releases
- * must not keep it forever. The default is ten times the longest hold
- * the project's own users make (critbench around a measured run under
- * the LLC model, a cell's measured rounds: about a second each) and
- * thousands of times a BWLOCK critical section (milliseconds).
- */
-#define MG_BWLOCK_MAX_HOLD_MS_MIN	1
-#define MG_BWLOCK_MAX_HOLD_MS_MAX	3600000
-#define MG_BWLOCK_MAX_HOLD_MS_DEFAULT	10000
+/* bwlock_max_hold_ms: <colorguard/limits.h> says why these. */
+#define MG_BWLOCK_MAX_HOLD_MS_MIN	CG_BWLOCK_MAX_HOLD_MS_MIN
+#define MG_BWLOCK_MAX_HOLD_MS_MAX	CG_BWLOCK_MAX_HOLD_MS_MAX
+#define MG_BWLOCK_MAX_HOLD_MS_DEFAULT	CG_BWLOCK_MAX_HOLD_MS_DEFAULT
 #define MG_EVENTS_MAX		BIT_ULL(48)
 #define MG_UNLIMITED		U64_MAX
 

@@ -12,7 +12,9 @@
  * level is one MEMGUARD_BWLOCK_SET_LEVEL, so that no period boundary
  * finds the lock free in between (a release then an acquisition left it
  * free for a moment, and a boundary then gave the other CPUs their whole
- * budgets for a period).
+ * budgets for a period). The cell's limits (bwlock_limit.c) are checked
+ * before memguard is asked; the watchdog (bwlock_watch.c) ends a hold
+ * that reaches the longest the cell may keep it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,9 +33,17 @@
 
 void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell)
 {
+	pthread_condattr_t ca;
+
 	pthread_mutex_init(&vm->bw.lock, NULL);
+	/* The watchdog's deadlines are cell_now_ns()'s: the same clock. */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&vm->bw.wake, &ca);
+	pthread_condattr_destroy(&ca);
 	vm->bw.fd = -1;
 	vm->bw.allowed = cell->bwlock;
+	cell_bwlock_limits_of(cell, &vm->bw.lim);
 	vm->bwlock_gpa = vm->console_gpa + CELL_BWLOCK_REG_OFFSET;
 }
 
@@ -46,6 +56,7 @@ static void publish(struct cell_vm *vm)
 		.requests = vm->bw.requests,
 		.acquired = vm->bw.acquired,
 		.refused = vm->bw.refused,
+		.forced = vm->bw.forced,
 		.reason = vm->bw.reason,
 	};
 
@@ -85,6 +96,10 @@ void cell_bwlock_reset(struct cell_vm *vm)
 	vm->bw.requests = 0;
 	vm->bw.acquired = 0;
 	vm->bw.refused = 0;
+	vm->bw.forced = 0;
+	vm->bw.too_soon = 0;
+	vm->bw.too_low = 0;
+	vm->bw.released = 0;
 	vm->bw.lines = 0;
 	vm->bw.window_start = 0;
 	vm->bw.window_count = 0;
@@ -132,14 +147,23 @@ static int open_device(struct cell_vm *vm)
 	return -1;
 }
 
-/* The cell's one acquisition ends: RELEASE, or close if that fails. */
-static void release(struct cell_vm *vm, uint64_t now)
+/*
+ * The cell's one acquisition ends: RELEASE, or close if that fails. The
+ * gap to the next acquisition runs from now. -ETIMEDOUT: memguard had
+ * ended it already (its bwlock_max_hold_ms).
+ */
+static int release(struct cell_vm *vm, uint64_t now)
 {
+	int ret = 0;
+
 	if (ioctl(vm->bw.fd, MEMGUARD_BWLOCK_RELEASE)) {
+		ret = -errno;
 		close(vm->bw.fd);
 		vm->bw.fd = -1;
 	}
 	held_until(vm, now);
+	vm->bw.released = now;
+	return ret;
 }
 
 /* At most CELL_BWLOCK_RATE_MAX acquisitions in a window of a second. */
@@ -156,6 +180,8 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 	struct memguard_bwlock l = { .kind = MEMGUARD_BWLOCK_PERMILLE };
 	uint64_t now = cell_now_ns();
 	uint32_t old = vm->bw.level;
+	enum cell_bwlock_status st;
+	char why[CELL_COMM_BWLOCK_REASON_MAX];
 
 	vm->bw.requests++;
 	if (len != CELL_BWLOCK_REG_SIZE) {
@@ -195,6 +221,16 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 		vm->bw.status = CELL_BWLOCK_OK;	/* nothing to change */
 		return;
 	}
+	st = cell_bwlock_limit_check(&vm->bw.lim, level, old, vm->bw.released,
+				     now, why, sizeof(why));
+	if (st != CELL_BWLOCK_OK) {
+		if (st == CELL_BWLOCK_TOO_SOON)
+			vm->bw.too_soon++;
+		else
+			vm->bw.too_low++;
+		refuse(vm, st, "%s", why);
+		return;
+	}
 	if (flooding(vm, now)) {
 		refuse(vm, CELL_BWLOCK_FLOOD,
 		       "more than %u acquisitions in a second",
@@ -213,6 +249,7 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 		if (errno == ETIMEDOUT) {
 			/* memguard ended the hold: bwlock_max_hold_ms. */
 			held_until(vm, now);
+			vm->bw.released = now;
 			refuse(vm, CELL_BWLOCK_FAILED,
 			       "%s: held longer than memguard's bwlock_max_hold_ms, released by memguard",
 			       MEMGUARD_DEV);
@@ -238,7 +275,29 @@ static void request(struct cell_vm *vm, unsigned int len, uint32_t level)
 	vm->bw.level = level;
 	vm->bw.acquired++;
 	vm->bw.status = CELL_BWLOCK_OK;
+	/* A new deadline for the watchdog. */
+	pthread_cond_signal(&vm->bw.wake);
 	say(vm, "taken at %u per mille", level);
+}
+
+void cell_bwlock_expire(struct cell_vm *vm, uint64_t now)
+{
+	uint32_t old = vm->bw.level;
+
+	if (!old || vm->bw.ended)
+		return;
+	if (release(vm, now) == -ETIMEDOUT)
+		snprintf(vm->bw.reason, sizeof(vm->bw.reason),
+			 "ended by memguard's own bwlock_max_hold_ms");
+	else
+		snprintf(vm->bw.reason, sizeof(vm->bw.reason),
+			 "held for bwlock_max_hold_ms (%u ms): released",
+			 vm->bw.lim.max_hold_ms);
+	vm->bw.forced++;
+	vm->bw.status = CELL_BWLOCK_FORCED;
+	publish(vm);
+	say(vm, "hold %u ended (at %u per mille): %s", vm->bw.forced, old,
+	    vm->bw.reason);
 }
 
 bool cell_bwlock_exit(struct cell_vcpu *v)
@@ -295,6 +354,12 @@ void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st)
 	st->bwlock_requests = vm->bw.requests;
 	st->bwlock_acquired = vm->bw.acquired;
 	st->bwlock_refused = vm->bw.refused;
+	st->bwlock_forced = vm->bw.forced;
+	st->bwlock_too_soon = vm->bw.too_soon;
+	st->bwlock_too_low = vm->bw.too_low;
+	st->bwlock_max_hold_ms = vm->bw.lim.max_hold_ms;
+	st->bwlock_min_gap_ms = vm->bw.lim.min_gap_ms;
+	st->bwlock_min_level = vm->bw.lim.min_level;
 	st->bwlock_held_ns = vm->bw.held_ns +
 		(vm->bw.level ? cell_now_ns() - vm->bw.since : 0);
 	snprintf(st->bwlock_reason, sizeof(st->bwlock_reason), "%s",
@@ -302,8 +367,10 @@ void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st)
 	pthread_mutex_unlock(&vm->bw.lock);
 }
 
+/* After cell_bwlock_watch_stop(): nobody waits on wake any more. */
 void cell_bwlock_destroy(struct cell_vm *vm)
 {
 	cell_bwlock_end(vm);
+	pthread_cond_destroy(&vm->bw.wake);
 	pthread_mutex_destroy(&vm->bw.lock);
 }

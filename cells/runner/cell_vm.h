@@ -67,8 +67,14 @@ struct cell_stats {
 	uint32_t bwlock_requests;	/* writes of the register */
 	uint32_t bwlock_acquired;	/* acquisitions and changes served */
 	uint32_t bwlock_refused;
+	uint32_t bwlock_forced;		/* holds ended at bwlock_max_hold_ms */
+	uint32_t bwlock_too_soon;	/* refused: within bwlock_min_gap_ms */
+	uint32_t bwlock_too_low;	/* refused: below bwlock_min_level */
+	uint32_t bwlock_max_hold_ms;	/* the cell's limits */
+	uint32_t bwlock_min_gap_ms;
+	uint32_t bwlock_min_level;
 	uint64_t bwlock_held_ns;
-	char bwlock_reason[64];		/* of the last refusal */
+	char bwlock_reason[64];		/* of the last refusal or forced end */
 };
 
 struct cell_vm;

@@ -107,14 +107,14 @@ static void print_bwlock(const char *name, const struct cell_stats *st)
 {
 	if (!st->bwlock_allowed && !st->bwlock_requests)
 		return;
-	printf("cell %s: bandwidth lock %s, requests=%u acquired=%u refused=%u level=%u, held %llu.%03llu ms%s%s\n",
+	printf("cell %s: bandwidth lock %s, requests=%u acquired=%u refused=%u level=%u, held %llu.%03llu ms, forced=%u too_soon=%u too_low=%u%s%s\n",
 	       name, st->bwlock_allowed ? "allowed" : "not allowed",
 	       st->bwlock_requests, st->bwlock_acquired, st->bwlock_refused,
 	       st->bwlock_level,
 	       (unsigned long long)(st->bwlock_held_ns / 1000000),
 	       (unsigned long long)(st->bwlock_held_ns / 1000 % 1000),
-	       st->bwlock_reason[0] ? "; last refusal: " : "",
-	       st->bwlock_reason);
+	       st->bwlock_forced, st->bwlock_too_soon, st->bwlock_too_low,
+	       st->bwlock_reason[0] ? "; last: " : "", st->bwlock_reason);
 }
 
 /* Send n shutdown requests once the inmate has started. */

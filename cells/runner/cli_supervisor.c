@@ -107,11 +107,14 @@ static void stats_text(struct sv *s, char *buf, size_t len)
 		     st.state == CELL_FAILED ? st.failure : "-");
 	if (n < len)
 		snprintf(buf + n, len - n,
-			 "bwlock %s requests=%u acquired=%u refused=%u level=%u held_ns=%llu\nbwlock_refusal %s\n",
+			 "bwlock %s requests=%u acquired=%u refused=%u level=%u held_ns=%llu forced=%u too_soon=%u too_low=%u\nbwlock_limits max_hold_ms=%u min_gap_ms=%u min_level=%u\nbwlock_refusal %s\n",
 			 st.bwlock_allowed ? "allowed" : "not_allowed",
 			 st.bwlock_requests, st.bwlock_acquired,
 			 st.bwlock_refused, st.bwlock_level,
 			 (unsigned long long)st.bwlock_held_ns,
+			 st.bwlock_forced, st.bwlock_too_soon,
+			 st.bwlock_too_low, st.bwlock_max_hold_ms,
+			 st.bwlock_min_gap_ms, st.bwlock_min_level,
 			 st.bwlock_reason[0] ? st.bwlock_reason : "-");
 }
 

@@ -108,8 +108,10 @@ void cell_comm_reset(struct cell_vm *vm)
 		   (vm->bw.allowed ? CELL_COMM_F_BWLOCK : 0) |
 		   (vm->con.off ? CELL_COMM_F_NO_CONSOLE : 0);
 	c->bwlock_reg = vm->bwlock_gpa;
-	c->reserved0 = 0;
-	fill_out(c->reserved1, sizeof(c->reserved1));
+	c->bwlock_forced = 0;
+	c->bwlock_max_hold_ms = vm->bw.lim.max_hold_ms;
+	c->bwlock_min_gap_ms = vm->bw.lim.min_gap_ms;
+	c->bwlock_min_level = vm->bw.lim.min_level;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	copy_out(c->signature, CELL_COMM_SIGNATURE, 8);
 }
@@ -157,6 +159,7 @@ void cell_comm_put_bwlock(struct cell_vm *vm,
 	c->bwlock_requests = b->requests;
 	c->bwlock_acquired = b->acquired;
 	c->bwlock_refused = b->refused;
+	c->bwlock_forced = b->forced;
 	fill_out(c->bwlock_reason, sizeof(c->bwlock_reason));
 	copy_out(c->bwlock_reason, b->reason, n);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -51,7 +51,7 @@ void cell_comm_put_msg(struct cell_vm *vm, uint32_t msg);
 void cell_comm_put_reply(struct cell_vm *vm, uint32_t reply);
 
 struct cell_comm_bwlock_view {
-	uint32_t level, status, requests, acquired, refused;
+	uint32_t level, status, requests, acquired, refused, forced;
 	const char *reason;
 };
 

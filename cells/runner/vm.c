@@ -242,6 +242,9 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	ret = cell_cpus(vm, cell, why, len);
 	if (ret)
 		goto fail;
+	ret = cell_bwlock_watch_start(vm, why, len);
+	if (ret)
+		goto fail;
 	vm->kvm_fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (vm->kvm_fd < 0) {
 		ret = -errno;
@@ -334,6 +337,7 @@ void cell_vm_destroy(struct cell_vm *vm)
 	if (!vm)
 		return;
 	cell_vcpus_stop(vm);
+	cell_bwlock_watch_stop(vm);
 	cell_bwlock_destroy(vm);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];

@@ -48,22 +48,36 @@ struct cell_vcpu {
 	size_t line_len;
 };
 
+/* A cell's limits on the lock: the config's, fixed for the VM's life. */
+struct cell_bwlock_limits {
+	uint32_t max_hold_ms;		/* a hold ends then (bwlock_watch.c) */
+	uint32_t min_gap_ms;		/* from a release to an acquisition */
+	uint32_t min_level;		/* per mille */
+};
+
 /*
- * The cell's bandwidth lock (bwlock.c). lock orders the vCPUs' requests
- * and the cell's end; it is taken before cell_vm.lock, never after.
+ * The cell's bandwidth lock (bwlock.c). lock orders the vCPUs' requests,
+ * the watchdog and the cell's end; it is taken before cell_vm.lock,
+ * never after.
  */
 struct cell_bwlock {
 	pthread_mutex_t lock;
+	pthread_cond_t wake;		/* the watchdog's: a hold began, or quit */
+	pthread_t watchdog;
+	bool watchdog_live, quit;
 	int fd;				/* /dev/memguard, -1 when closed */
 	int allowed;			/* the config's bwlock = true */
 	int ended;			/* the run is over: refuse */
+	struct cell_bwlock_limits lim;
 	uint32_t level;			/* per mille held, 0: none */
 	uint32_t status;		/* enum cell_bwlock_status */
 	uint32_t requests, acquired, refused;
+	uint32_t forced, too_soon, too_low;
 	unsigned int lines;		/* messages printed this run */
 	uint64_t window_start;		/* rate limit: a window of 1 s */
 	unsigned int window_count;	/* acquisitions in the window */
 	uint64_t since, held_ns;
+	uint64_t released;		/* the run's last release, 0: none */
 	char reason[CELL_COMM_BWLOCK_REASON_MAX];
 };
 
@@ -158,14 +172,35 @@ void cell_console_byte(struct cell_vcpu *v, char ch);
 void cell_console_end(struct cell_vm *vm);
 void cell_console_reset(struct cell_vm *vm);
 
+/* bwlock_limit.c: the cell's limits, no state of their own */
+void cell_bwlock_limits_of(const struct cg_cell *cell,
+			   struct cell_bwlock_limits *l);
+/*
+ * May the cell set @level, holding @held (0: nothing), its last release
+ * at @released (0: none)? CELL_BWLOCK_OK, or the refusal with a reason.
+ */
+enum cell_bwlock_status cell_bwlock_limit_check(const struct cell_bwlock_limits *l,
+						uint32_t level, uint32_t held,
+						uint64_t released, uint64_t now,
+						char *why, size_t len);
+/* When a hold taken at @since must end (cell_now_ns()'s clock). */
+uint64_t cell_bwlock_deadline(const struct cell_bwlock_limits *l,
+			      uint64_t since);
+
 /* bwlock.c */
 void cell_bwlock_init(struct cell_vm *vm, const struct cg_cell *cell);
 void cell_bwlock_reset(struct cell_vm *vm);
 /* One access of the register; true if it was a refused request. */
 bool cell_bwlock_exit(struct cell_vcpu *v);
+/* End a hold that reached its deadline; caller holds bw.lock. */
+void cell_bwlock_expire(struct cell_vm *vm, uint64_t now);
 void cell_bwlock_end(struct cell_vm *vm);
 void cell_bwlock_stats(struct cell_vm *vm, struct cell_stats *st);
 void cell_bwlock_destroy(struct cell_vm *vm);
+
+/* bwlock_watch.c: the thread that ends holds at max_hold_ms */
+int cell_bwlock_watch_start(struct cell_vm *vm, char *why, size_t len);
+void cell_bwlock_watch_stop(struct cell_vm *vm);
 
 /* arch/<arch>.c */
 extern const char *const cell_arch_name;

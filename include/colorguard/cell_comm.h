@@ -34,10 +34,13 @@
  *   944     4  bwlock_requests  runner      requests seen (writes of the register)
  *   948     4  bwlock_acquired  runner      acquisitions and level changes served
  *   952     4  bwlock_refused   runner      requests refused
- *   956     4  reserved         -           0
+ *   956     4  bwlock_forced    runner      holds the runner ended (see below)
  *   960    56  bwlock_reason    runner      NUL-terminated one line: why the
- *                                           last refused request was refused
- *  1016     8  reserved         -           0
+ *                                           last refused request was refused,
+ *                                           or why the hold was ended
+ *  1016     4  bwlock_max_hold_ms  runner   the cell's limits on the lock,
+ *  1020     2  bwlock_min_gap_ms   runner   the config's keys of these names
+ *  1022     2  bwlock_min_level    runner   (0: a runner without limits)
  *  1024     4  results_count    inmate      entries used (<= RESULTS_MAX)
  *  1028     4  reserved         -           0
  *  1032  32*n  results[n]       inmate      name[24] (NUL-terminated) +
@@ -61,6 +64,16 @@
  * more than CELL_BWLOCK_RATE_MAX acquisitions a second, or when
  * /dev/memguard cannot be used. A read returns the level held. The lock
  * ends with the cell (stopped, failed, destroyed, or its runner gone).
+ *
+ * The cell's limits (bwlock_max_hold_ms, bwlock_min_gap_ms,
+ * bwlock_min_level): a level below bwlock_min_level is refused
+ * (TOO_LOW), and so is an acquisition less than bwlock_min_gap_ms after
+ * the cell's last release of this run (TOO_SOON; a change of the level
+ * held waits for nothing). A hold that reaches bwlock_max_hold_ms from
+ * its acquisition (changes of level included) is ended by the runner,
+ * whatever the inmate does: bwlock_level becomes 0, bwlock_forced grows,
+ * bwlock_status becomes FORCED and bwlock_reason says why; the gap runs
+ * from then.
  * Freestanding: no libc types.
  * The runner and the inmate library check this layout at build time.
  */
@@ -108,7 +121,7 @@ enum cell_inmate_state {
 #define CELL_COMM_F_BWLOCK	2	/* the config allows the bandwidth lock */
 #define CELL_COMM_F_NO_CONSOLE	4	/* console_output = false: writes dropped */
 
-/* bwlock_status: the outcome of the last request. */
+/* bwlock_status: the outcome of the last request, or FORCED since. */
 enum cell_bwlock_status {
 	CELL_BWLOCK_NONE = 0,		/* no request yet */
 	CELL_BWLOCK_OK = 1,		/* served */
@@ -120,6 +133,9 @@ enum cell_bwlock_status {
 	CELL_BWLOCK_NO_DEVICE = 7,	/* /dev/memguard missing or refused */
 	CELL_BWLOCK_FAILED = 8,		/* memguard refused the ioctl */
 	CELL_BWLOCK_STOPPING = 9,	/* the cell is ending */
+	CELL_BWLOCK_FORCED = 10,	/* not a request: the hold was ended */
+	CELL_BWLOCK_TOO_SOON = 11,	/* within bwlock_min_gap_ms of a release */
+	CELL_BWLOCK_TOO_LOW = 12,	/* below bwlock_min_level */
 };
 
 #define CELL_MSG_NONE			0
@@ -156,9 +172,11 @@ struct cell_comm {
 	__UINT32_TYPE__ bwlock_requests;
 	__UINT32_TYPE__ bwlock_acquired;
 	__UINT32_TYPE__ bwlock_refused;
-	__UINT32_TYPE__ reserved0;
+	__UINT32_TYPE__ bwlock_forced;
 	char bwlock_reason[CELL_COMM_BWLOCK_REASON_MAX];
-	char reserved1[CELL_COMM_RESULTS_OFF - 1016];
+	__UINT32_TYPE__ bwlock_max_hold_ms;
+	__UINT16_TYPE__ bwlock_min_gap_ms;
+	__UINT16_TYPE__ bwlock_min_level;
 	__UINT32_TYPE__ results_count;
 	__UINT32_TYPE__ reserved2;
 	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];

@@ -31,6 +31,34 @@
 /* A bandwidth budget, MB/s (MB = 2^20 bytes, as MemGuard counts). */
 #define CG_MBPS_MAX		1000000
 
+/*
+ * memguard's bwlock_max_hold_ms: the longest hold of the bandwidth lock
+ * by one open file of /dev/memguard, milliseconds (a hold starts at the
+ * file's first acquisition). Always finite: the lock holds every
+ * non-critical CPU back, and a holder that never releases must not keep
+ * it forever. The default is ten times the longest hold the project's
+ * own users make (critbench around a measured run under the LLC model, a
+ * cell's measured rounds: about a second each) and thousands of times a
+ * BWLOCK critical section (milliseconds).
+ */
+#define CG_BWLOCK_MAX_HOLD_MS_MIN	1
+#define CG_BWLOCK_MAX_HOLD_MS_MAX	3600000
+#define CG_BWLOCK_MAX_HOLD_MS_DEFAULT	10000
+
+/*
+ * A cell's own limits on the lock (the config's bwlock_max_hold_ms,
+ * bwlock_min_gap_ms and bwlock_min_level; the runner enforces them):
+ * memguard's limit is module-wide, so that one cell with bwlock = true
+ * could otherwise hold every other CPU at 1 per mille for ten seconds at
+ * a time, again and again. The defaults keep root Linux at a tenth of
+ * its budgets at worst, for at most half of the time.
+ */
+#define CG_CELL_BWLOCK_HOLD_MS_DEFAULT	100
+#define CG_CELL_BWLOCK_GAP_MS_MAX	60000
+#define CG_CELL_BWLOCK_GAP_MS_DEFAULT	100
+#define CG_CELL_BWLOCK_LEVEL_MAX	1000	/* per mille, as memguard's */
+#define CG_CELL_BWLOCK_LEVEL_DEFAULT	100
+
 /**
  * cg_mbps_to_events() - a budget in MB/s as line events per period
  * @mbps: the budget, 1 to CG_MBPS_MAX

@@ -89,11 +89,34 @@ struct cg_cell {
 	unsigned int autostart_line;
 	bool bwlock;			/* may take memguard's bandwidth lock */
 	unsigned int bwlock_line;
+	/* Its limits on the lock (limits.h: CG_CELL_BWLOCK_*). */
+	struct cg_u64 bwlock_max_hold_ms;	/* longest hold */
+	struct cg_u64 bwlock_min_gap_ms;	/* a release to the next acquisition */
+	struct cg_u64 bwlock_min_level;		/* lowest per mille */
 	struct cg_u64 exit_rate;	/* exits a second before it fails */
 	bool console_output;		/* false: the console is off */
 	unsigned int console_output_line;	/* 0: not given (on) */
 	unsigned int line;
 };
+
+/* A cell's limits on the bandwidth lock: the config's, else the default. */
+static inline uint64_t cg_cell_bwlock_hold_ms(const struct cg_cell *cell)
+{
+	return cell->bwlock_max_hold_ms.line ? cell->bwlock_max_hold_ms.v :
+	       CG_CELL_BWLOCK_HOLD_MS_DEFAULT;
+}
+
+static inline uint64_t cg_cell_bwlock_gap_ms(const struct cg_cell *cell)
+{
+	return cell->bwlock_min_gap_ms.line ? cell->bwlock_min_gap_ms.v :
+	       CG_CELL_BWLOCK_GAP_MS_DEFAULT;
+}
+
+static inline uint64_t cg_cell_bwlock_level(const struct cg_cell *cell)
+{
+	return cell->bwlock_min_level.line ? cell->bwlock_min_level.v :
+	       CG_CELL_BWLOCK_LEVEL_DEFAULT;
+}
 
 /* A cell's exit_rate: exits a second it may cause. */
 #define CG_EXIT_RATE_MIN	100

@@ -42,7 +42,8 @@ static void read_region(struct cfg_ctx *c, const config_setting_t *s,
 static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
 	"image", "args", "comm", "console", "autostart", "bwlock",
-	"console_output", "exit_rate", NULL
+	"console_output", "exit_rate", "bwlock_max_hold_ms",
+	"bwlock_min_gap_ms", "bwlock_min_level", NULL
 };
 
 static int valid_name(const char *s)
@@ -60,6 +61,39 @@ static int valid_name(const char *s)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * The limits of a cell's bandwidth lock, checked where it is granted: a
+ * limit without the permission is a mistake worth a line.
+ */
+static void read_bwlock(struct cfg_ctx *c, const config_setting_t *s,
+			struct cg_cell *cell)
+{
+	static const char *const keys[] = {
+		"bwlock_max_hold_ms", "bwlock_min_gap_ms", "bwlock_min_level"
+	};
+	unsigned int i;
+
+	cfg_get_bool(c, s, NULL, "bwlock", &cell->bwlock, &cell->bwlock_line);
+	if (cell->bwlock && cell->type == CG_CELL_ROOT)
+		cg_err(c->d, cell->bwlock_line, c->label, "bwlock",
+		       "the root cell is root Linux itself: its tasks open /dev/memguard");
+	cfg_get_u64(c, s, NULL, keys[0], CG_BWLOCK_MAX_HOLD_MS_MIN,
+		    CG_BWLOCK_MAX_HOLD_MS_MAX, &cell->bwlock_max_hold_ms);
+	cfg_get_u64(c, s, NULL, keys[1], 0, CG_CELL_BWLOCK_GAP_MS_MAX,
+		    &cell->bwlock_min_gap_ms);
+	cfg_get_u64(c, s, NULL, keys[2], 1, CG_CELL_BWLOCK_LEVEL_MAX,
+		    &cell->bwlock_min_level);
+	if (cell->bwlock)
+		return;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const config_setting_t *v = config_setting_get_member(s, keys[i]);
+
+		if (v)
+			cg_err(c->d, cfg_line(v), c->label, keys[i],
+			       "set without bwlock = true: the cell may not take the lock");
+	}
 }
 
 static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
@@ -148,10 +182,7 @@ static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
 	if (cell->autostart && cell->type == CG_CELL_ROOT)
 		cg_err(c->d, cell->autostart_line, c->label, "autostart",
 		       "the root cell is root Linux itself: nothing to start");
-	cfg_get_bool(c, s, NULL, "bwlock", &cell->bwlock, &cell->bwlock_line);
-	if (cell->bwlock && cell->type == CG_CELL_ROOT)
-		cg_err(c->d, cell->bwlock_line, c->label, "bwlock",
-		       "the root cell is root Linux itself: its tasks open /dev/memguard");
+	read_bwlock(c, s, cell);
 	cfg_get_u64(c, s, NULL, "exit_rate", CG_EXIT_RATE_MIN, CG_EXIT_RATE_MAX,
 		    &cell->exit_rate);
 	if (cell->exit_rate.line && cell->type == CG_CELL_ROOT)

@@ -128,8 +128,13 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 		if (cell->console.line)
 			fprintf(out, "  %-11s 0x%llx\n", "console",
 				(unsigned long long)cell->console.v);
-		if (cell->bwlock)
+		if (cell->bwlock) {
 			fprintf(out, "  %-11s allowed (register at console + 0x%x)\n",
 				"bwlock", CELL_BWLOCK_REG_OFFSET);
+			fprintf(out, "  %-11s holds of at most %llu ms, %llu ms apart, at %llu per mille or more\n",
+				"", (unsigned long long)cg_cell_bwlock_hold_ms(cell),
+				(unsigned long long)cg_cell_bwlock_gap_ms(cell),
+				(unsigned long long)cg_cell_bwlock_level(cell));
+		}
 	}
 }

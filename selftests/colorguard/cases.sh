@@ -465,31 +465,3 @@ else
 	show_failure; tap_diag "critical holds:$got"
 	tap_not_ok "apply --root-only writes the empty critical list as \"\\n\", values end in a newline"
 fi
-
-## bwlock: a cell's permission to take memguard's bandwidth lock
-# Default off: plan names it only for the cell that has it.
-cat > "$tmp/bwlock.cfg" <<'CFG'
-llc = { size = "1M"; ways = 16; line_size = 64; };
-cells = (
-	{ name = "rt"; type = "critical"; cpus = "0"; colors = "8-15"; bwlock = true;
-	  memory = ( { phys = "0x30000000"; virt = "0"; size = "4M"; } ); },
-	{ name = "nrt"; type = "normal"; cpus = "2"; colors = "4-7"; bwlock = false;
-	  memory = ( { phys = "0x40000000"; virt = "0"; size = "4M"; } ); },
-	{ name = "linux"; type = "root"; cpus = "1"; colors = "0-3";
-	  memory = ( { phys = "0x0"; size = "128M"; span = "512M"; } ); }
-);
-CFG
-run check "$tmp/bwlock.cfg"
-tap_check "check accepts bwlock = true and bwlock = false (status $rc)" \
-	test "$rc" -eq 0 -a ! -s "$tmp/err"
-[ "$rc" -eq 0 ] || show_failure
-run plan "$tmp/bwlock.cfg"
-want='  bwlock      allowed (register at console + 0x8)'
-if [ "$rc" -eq 0 ] && [ "$(grep -cxF -- "$want" "$tmp/out")" = 1 ] &&
-   awk '/^cell "?rt/ { on = 1 } /^cell "?nrt/ { on = 0 } on' "$tmp/out" |
-	grep -qxF -- "$want"; then
-	tap_ok "plan: bwlock allowed for rt only, the register at console + 8"
-else
-	show_failure; tap_diag "wanted once, under rt: $want"; sed 's/^/#   /' "$tmp/out"
-	tap_not_ok "plan: bwlock allowed for rt only, the register at console + 8"
-fi

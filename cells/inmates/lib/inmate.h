@@ -56,7 +56,9 @@ void shutdown_reply(int accept);
  * cell_comm.h): bwlock_acquire() takes it at permille (1..1000) of the
  * other CPUs' budgets, or changes the level held; bwlock_release() ends
  * it. 0 when served, else the CELL_BWLOCK_* status of the refusal
- * (comm->bwlock_reason says why; the lock is as before).
+ * (comm->bwlock_reason says why; the lock is as before). The runner
+ * ends a hold at the cell's comm->bwlock_max_hold_ms by itself:
+ * comm->bwlock_forced then grows and comm->bwlock_level reads 0.
  */
 int bwlock_acquire(uint32_t permille);
 int bwlock_release(void);

@@ -34,9 +34,11 @@ static const uint32_t reasons[] = {
 	KVM_EXIT_SHUTDOWN, KVM_EXIT_FAIL_ENTRY, KVM_EXIT_INTERNAL_ERROR,
 };
 
-static struct cell_vm *vm_new(unsigned char *page, bool bwlock)
+static struct cell_vm *vm_new(unsigned char *page, bool bwlock,
+			      bool no_floor)
 {
 	struct cell_vm *vm = calloc(1, sizeof(*vm));
+	struct cg_cell cell = { .bwlock = bwlock };
 	unsigned int i;
 
 	if (!vm)
@@ -45,17 +47,20 @@ static struct cell_vm *vm_new(unsigned char *page, bool bwlock)
 	vm->console = fopen("/dev/null", "w");
 	vm->comm = (volatile struct cell_comm *)page;
 	vm->console_gpa = CONSOLE_GPA;
-	vm->bwlock_gpa = CONSOLE_GPA + CELL_BWLOCK_REG_OFFSET;
 	vm->nr_slots = 1;
 	vm->slots[0].gpa = 0;
 	vm->slots[0].size = 1 << 20;
 	vm->nr_vcpus = VCPUS;
 	vm->storm.rate = CELL_EXIT_RATE_DEFAULT;
-	vm->bw.fd = -1;
-	vm->bw.allowed = bwlock;
+	/* The limits' defaults, or none of the level and gap ones. */
+	if (no_floor) {
+		cell.bwlock_min_level.v = 1;
+		cell.bwlock_min_level.line = 1;
+		cell.bwlock_min_gap_ms.line = 1;
+	}
 	pthread_mutex_init(&vm->lock, NULL);
 	pthread_cond_init(&vm->cond, NULL);
-	pthread_mutex_init(&vm->bw.lock, NULL);
+	cell_bwlock_init(vm, &cell);
 	for (i = 0; i < VCPUS; i++) {
 		vm->vcpus[i].vm = vm;
 		vm->vcpus[i].idx = i;
@@ -73,10 +78,8 @@ static void vm_free(struct cell_vm *vm)
 
 	for (i = 0; i < VCPUS; i++)
 		free(vm->vcpus[i].run);
-	if (vm->bw.fd >= 0)
-		close(vm->bw.fd);
+	cell_bwlock_destroy(vm);
 	fclose(vm->console);
-	pthread_mutex_destroy(&vm->bw.lock);
 	pthread_mutex_destroy(&vm->lock);
 	pthread_cond_destroy(&vm->cond);
 	free(vm);
@@ -134,7 +137,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	memset(page, 0, sizeof(page));
 	/* The real bandwidth lock only where there is none to take. */
 	vm = vm_new(page, size && (data[0] & 1) &&
-		    access("/dev/memguard", F_OK));
+		    access("/dev/memguard", F_OK), size && (data[0] & 2));
 	if (!vm)
 		return 0;
 	cell_comm_reset(vm);
