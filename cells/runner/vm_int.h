@@ -209,6 +209,7 @@ struct cell_kvm_cap {
 	int cap;
 	const char *name;
 };
+
 extern const struct cell_kvm_cap cell_arch_caps[];
 
 uint64_t cell_arch_console_default(void);
