@@ -170,7 +170,7 @@ static int cmd_run(int argc, char **argv)
 	struct cell_stats st;
 	struct cell_vm *vm;
 	struct cell_host *host = NULL;
-	char record[PATH_MAX];
+	char journal[PATH_MAX];
 	bool have_state = false;
 
 	optind = 1;
@@ -241,8 +241,8 @@ static int cmd_run(int argc, char **argv)
 	ret = cell_state_create(cell->name, why, sizeof(why));
 	if (!ret) {
 		have_state = true;
-		cell_state_path(cell->name, "host", record, sizeof(record));
-		ret = cell_host_claim(cfg, cell, record, &host, why, sizeof(why));
+		cell_state_path(cell->name, "journal", journal, sizeof(journal));
+		ret = cell_host_claim(cfg, cell, journal, &host, why, sizeof(why));
 	}
 	if (!ret)
 		ret = cell_host_enter(host, getpid(), why, sizeof(why));
@@ -301,8 +301,8 @@ static int cmd_run(int argc, char **argv)
 	status = st.state == CELL_SHUT_DOWN ? 0 : EXIT_PROBLEMS;
 out:
 	if (host && cell_host_release(host, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell %s: giving back the host side: %s (record kept in %s)\n",
-			cell->name, why, record);
+		fprintf(stderr, "colorguard: cell %s: giving back the host side: %s (journal kept in %s)\n",
+			cell->name, why, journal);
 		status = EXIT_PROBLEMS;
 		have_state = false;
 	}

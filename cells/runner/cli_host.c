@@ -54,7 +54,7 @@ static void on_signal(int sig)
 int cell_cmd_exec(int argc, char **argv)
 {
 	const char *config, *name;
-	char why[512], record[PATH_MAX];
+	char why[512], journal[PATH_MAX];
 	const struct cg_cell *cell;
 	struct cell_host *h = NULL;
 	struct cg_system *sys;
@@ -82,8 +82,8 @@ int cell_cmd_exec(int argc, char **argv)
 		cg_system_free(sys);
 		return 1;
 	}
-	cell_state_path(name, "host", record, sizeof(record));
-	ret = cell_host_claim(&sys->cfg, cell, record, &h, why, sizeof(why));
+	cell_state_path(name, "journal", journal, sizeof(journal));
+	ret = cell_host_claim(&sys->cfg, cell, journal, &h, why, sizeof(why));
 	cg_system_free(sys);
 	if (ret) {
 		fprintf(stderr, "colorguard: cell exec: %s\n", why);
@@ -138,8 +138,8 @@ int cell_cmd_exec(int argc, char **argv)
 	}
 out:
 	if (cell_host_release(h, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell %s: release: %s (record kept in %s)\n",
-			name, why, record);
+		fprintf(stderr, "colorguard: cell %s: release: %s (journal kept in %s)\n",
+			name, why, journal);
 		return 1;
 	}
 	cell_state_remove(name);

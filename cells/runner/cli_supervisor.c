@@ -134,7 +134,7 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 	ret = cell_host_release(s->host, why, len);
 	s->host = NULL;
 	s->destroyed = true;
-	/* A failed release keeps the record for the next create to retry. */
+	/* A failed release keeps the journal for the next create to replay. */
 	if (!ret)
 		cell_state_remove(s->name);
 	else
@@ -315,7 +315,7 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	o.console = stdout;
 
-	cell_state_path(cell->name, "host", path, sizeof(path));
+	cell_state_path(cell->name, "journal", path, sizeof(path));
 	ret = cell_host_claim(&sys->cfg, cell, path, &s.host, why, sizeof(why));
 	if (!ret)
 		ret = cell_host_enter(s.host, getpid(), why, sizeof(why));
