@@ -23,6 +23,7 @@
 
 #include "cell_host.h"
 #include "cell_state.h"
+#include "cell_stop.h"
 #include "cell_vm.h"
 #include "cli_life.h"
 #include "system_int.h"
@@ -295,8 +296,17 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	struct cell_vm_opts o = { .log_path = log };
 	struct sv s = { .name = name };
 	struct sigaction sa;
+	sigset_t serving;
 	int lsock = -1, ret, fd;
 
+	/*
+	 * A stop signal during the claim or the VM's creation waits until
+	 * they are whole (the vCPU threads inherit the block), then destroys
+	 * the cell. A create command gone meanwhile must not kill us with
+	 * SIGPIPE on the report.
+	 */
+	cell_stop_block(&serving);
+	signal(SIGPIPE, SIG_IGN);
 	/* sys (and cell in it) is freed once the cell is made. */
 	snprintf(name, sizeof(name), "%s", cell->name);
 	cell_state_set_owner(name, getpid());
@@ -330,6 +340,7 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	if (ret) {
 		if (s.vm)
 			cell_vm_destroy(s.vm);
+		/* Not given back: the journal keeps the directory for gc. */
 		cell_host_release(s.host, NULL, 0);
 		cell_state_remove(cell->name);
 		snprintf(msg, sizeof(msg), "E%s", why);
@@ -351,12 +362,14 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	sa.sa_handler = sv_on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* No terminal to lose (setsid): a SIGHUP is nobody's stop. */
 	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
+	/* The stop signals are let in only while waiting: no lost wakeup. */
 	while (!s.destroyed && !sv_stop) {
+		struct timespec ts = { .tv_sec = 1 };
 		struct pollfd p = { .fd = lsock, .events = POLLIN };
 
-		if (poll(&p, 1, 1000) > 0)
+		if (ppoll(&p, 1, &ts, &serving) > 0)
 			sv_serve_one(&s, lsock);
 	}
 	close(lsock);
