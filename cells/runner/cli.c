@@ -3,7 +3,8 @@
  * `colorguard cell ...`: the subcommand table and `cell run` (create,
  * load, start, wait, print results and stats, destroy, in the
  * foreground). The lifecycle commands of a cell that outlives the command
- * (create, load, start, shutdown, destroy, list, stats) go in this table.
+ * (create, load, start, shutdown, destroy, list, stats, gc) go in this
+ * table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -322,7 +323,7 @@ out:
 		status = 128 + sig;
 	}
 	if (host && cell_host_release(host, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell %s: giving back the host side: %s (journal kept in %s)\n",
+		fprintf(stderr, "colorguard: cell %s: giving back the host side: %s (journal kept in %s for colorguard cell gc)\n",
 			cell->name, why, journal);
 		status = EXIT_PROBLEMS;
 	}
@@ -376,6 +377,7 @@ static const struct {
 	{ "list", cell_cmd_list },
 	{ "stats", cell_cmd_stats },
 	{ "exec", cell_cmd_exec },
+	{ "gc", cell_cmd_gc },
 };
 
 /**

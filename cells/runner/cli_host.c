@@ -172,7 +172,7 @@ int cell_cmd_exec(int argc, char **argv)
 	if (child > 0 && wait_command(child, &status))
 		ret = -ECHILD;
 	if (cell_host_release(h, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell %s: release: %s (journal kept in %s)\n",
+		fprintf(stderr, "colorguard: cell %s: release: %s (journal kept in %s for colorguard cell gc)\n",
 			name, why, journal);
 		cell_state_remove(name);
 		return 1;

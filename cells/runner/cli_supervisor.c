@@ -135,7 +135,7 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 	ret = cell_host_release(s->host, why, len);
 	s->host = NULL;
 	s->destroyed = true;
-	/* A failed release keeps the journal for the next create to replay. */
+	/* A failed release keeps the journal for colorguard cell gc. */
 	if (!ret)
 		cell_state_remove(s->name);
 	else
