@@ -23,5 +23,6 @@ int cell_cmd_shutdown(int argc, char **argv);
 int cell_cmd_destroy(int argc, char **argv);
 int cell_cmd_list(int argc, char **argv);
 int cell_cmd_stats(int argc, char **argv);
+int cell_cmd_gc(int argc, char **argv);
 
 #endif

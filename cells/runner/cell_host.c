@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A claim of the host side as a whole: the parts in order under the host
- * lock, their undo in reverse order, the record's life. See cell_host.h.
+ * A claim of the host side as a whole: the resources in order under the
+ * host lock, each step journaled before it is taken; giving back is the
+ * journal's replay, the same for a release, a claim that fails part way
+ * and `colorguard cell gc`. See cell_host.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,69 +18,26 @@
 
 #include "cell_host.h"
 #include "cell_host_int.h"
-#include "cell_pin.h"
 #include "cell_why.h"
 
 #define LOCK_FILE	CELL_RUN_DIR "/.host.lock"
 
+static struct cell_host *host_alloc(void)
+{
+	struct cell_host *h = calloc(1, sizeof(*h));
+
+	if (h)
+		h->journal_fd = -1;
+	return h;
+}
+
 static void host_free(struct cell_host *h)
 {
-	unsigned int i;
-
 	if (!h)
 		return;
-	for (i = 0; i < h->nr_irqs; i++)
-		free(h->irqs[i].old);
-	free(h->irqs);
-	free(h->mg);
-	free(h->pins);
-	free(h->old_default);
+	host_journal_close(h, false);
+	free(h->steps);
 	free(h);
-}
-
-/* Root tasks pinned to a cell CPU, noted before the partition changes them. */
-static int claim_pins(struct cell_host *h, char *why, size_t why_len)
-{
-	struct hvc_mask root;
-	int ret;
-
-	ret = host_root_cpus(&root);
-	if (ret) {
-		cell_why(why, why_len, "cannot read root Linux's CPUs: %s",
-			 strerror(-ret));
-		return ret;
-	}
-	ret = cell_pin_snapshot(&h->cpus, &root, &h->pins, &h->nr_pins, why,
-				why_len);
-	if (ret)
-		return ret;
-	ret = host_record_write(h);
-	if (ret)
-		cell_why(why, why_len, "%s: %s", h->record, strerror(-ret));
-	return ret;
-}
-
-/* ---- giving back ---- */
-
-static int undo(struct cell_host *h, char *why, size_t why_len)
-{
-	int first = 0;
-
-	host_undo_memguard(h, &first, why, why_len);
-	host_undo_irqs(h, &first, why, why_len);
-	host_undo_partition(h, &first, why, why_len);
-	/* After the partition: root's CPUs include the cell's again. */
-	if (h->nr_pins) {
-		unsigned int left = cell_pin_restore(h->pins, h->nr_pins);
-
-		if (left)
-			host_undo_fail(&first, why, why_len, -EIO,
-				       "%u root tasks did not get their CPU pinning back",
-				       left);
-		h->nr_pins = 0;
-	}
-	host_undo_cgroup_root(h);
-	return first;
 }
 
 static int lock_host(void)
@@ -101,10 +60,41 @@ static void unlock_host(int fd)
 		close(fd);
 }
 
+/* The steps in order; the first that fails stops the claim. */
+static int claim_steps(struct cell_host *h, const struct cg_cell *cell,
+		       char *why, size_t why_len)
+{
+	int ret;
+
+	/* Noted before the partition changes them (cell_pin.h). */
+	ret = host_claim_pins(h, why, why_len);
+	if (!ret)
+		ret = host_claim_partition(h, why, why_len);
+	if (!ret)
+		host_narrow_pins(h);
+	if (!ret)
+		ret = host_claim_irqs(h, why, why_len);
+	if (!ret)
+		ret = host_claim_memguard(h, cell, why, why_len);
+	if (!ret)
+		ret = host_journal_add(h, why, why_len, "claimed");
+	return ret;
+}
+
+/* Replay under the lock; the journal goes only once all is given back. */
+static int give_back(struct cell_host *h, char *why, size_t why_len)
+{
+	int ret = host_journal_replay(h, why, why_len);
+
+	host_journal_close(h, !ret);
+	return ret;
+}
+
 int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
-		    const char *record, struct cell_host **out,
+		    const char *journal, struct cell_host **out,
 		    char *why, size_t why_len)
 {
+	char undo_why[256];
 	struct cell_host *h;
 	int lock, ret;
 
@@ -120,7 +110,7 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 		unlock_host(lock);
 		return ret;
 	}
-	h = calloc(1, sizeof(*h));
+	h = host_alloc();
 	if (!h) {
 		unlock_host(lock);
 		cell_why(why, why_len, "out of memory");
@@ -128,27 +118,24 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 	}
 	snprintf(h->name, sizeof(h->name), "%s", cell->name);
 	host_parse_list(cell->cpus.s, &h->cpus);
-	if (record)
-		snprintf(h->record, sizeof(h->record), "%s", record);
-	ret = host_record_write(h);
-	if (ret)
-		cell_why(why, why_len, "%s: %s", record, strerror(-ret));
-	if (!ret)
-		ret = claim_pins(h, why, why_len);
-	if (!ret)
-		ret = host_claim_partition(h, why, why_len);
-	if (!ret)
-		cell_pin_narrow(h->pins, h->nr_pins, &h->cpus);
-	if (!ret)
-		ret = host_claim_irqs(h, why, why_len);
-	if (!ret)
-		ret = host_claim_memguard(h, cell, why, why_len);
-	if (!ret)
-		ret = host_record_write(h);
+	ret = host_journal_create(h, journal);
 	if (ret) {
-		undo(h, NULL, 0);
-		if (h->record[0])
-			unlink(h->record);
+		cell_why(why, why_len, "cannot make the claim's journal %s: %s",
+			 journal, strerror(-ret));
+		host_free(h);
+		unlock_host(lock);
+		return ret;
+	}
+	ret = claim_steps(h, cell, why, why_len);
+	if (ret) {
+		size_t n = strlen(why ? why : "");
+
+		/* A journal left behind is replayed by `colorguard cell gc`. */
+		if (give_back(h, undo_why, sizeof(undo_why)) && why &&
+		    n < why_len)
+			snprintf(why + n, why_len - n,
+				 "; giving back failed too: %s (journal kept in %s)",
+				 undo_why, h->journal);
 		host_free(h);
 		unlock_host(lock);
 		return ret;
@@ -165,29 +152,31 @@ int cell_host_release(struct cell_host *h, char *why, size_t why_len)
 	if (!h)
 		return 0;
 	lock = lock_host();
-	ret = undo(h, why, why_len);
-	if (!ret && h->record[0])
-		unlink(h->record);
+	ret = give_back(h, why, why_len);
 	unlock_host(lock);
 	host_free(h);
 	return ret;
 }
 
-int cell_host_release_record(const char *record, char *why, size_t why_len)
+int cell_host_release_journal(const char *journal, char *why, size_t why_len)
 {
-	struct cell_host *h = calloc(1, sizeof(*h));
-	int ret;
+	struct cell_host *h = host_alloc();
+	int lock, ret;
 
 	if (!h) {
 		cell_why(why, why_len, "out of memory");
 		return -ENOMEM;
 	}
-	ret = host_record_read(record, h, why, why_len);
-	if (ret) {
-		host_free(h);
-		return ret;
-	}
-	return cell_host_release(h, why, why_len);
+	/* Read under the lock: another gc may be giving it back right now. */
+	lock = lock_host();
+	ret = host_journal_load(h, journal, why, why_len);
+	if (!ret)
+		ret = give_back(h, why, why_len);
+	else if (access(journal, F_OK) && errno == ENOENT)
+		ret = 0;
+	unlock_host(lock);
+	host_free(h);
+	return ret;
 }
 
 void cell_host_summary(const struct cell_host *h, char *buf, size_t len)
@@ -196,10 +185,10 @@ void cell_host_summary(const struct cell_host *h, char *buf, size_t len)
 
 	host_fmt_list(&h->cpus, cpus, sizeof(cpus));
 	snprintf(buf, len, "CPUs %s in a cpuset %s partition; %u IRQs moved, %u unmovable; memguard: %s; %u pinned root tasks kept on their own CPUs",
-		 cpus, h->partition[0] ? h->partition : "?", h->nr_irqs,
+		 cpus, h->partition[0] ? h->partition : "?", h->irqs_moved,
 		 h->irqs_unmovable,
 		 h->mg_absent ? "not loaded" :
-		 !h->nr_mg ? "nothing changed" :
-		 h->mg[0].critical ? "CPUs critical" : "budgets set",
+		 !h->mg_steps ? "nothing changed" :
+		 h->mg_critical ? "CPUs critical" : "budgets set",
 		 h->nr_pins);
 }

@@ -20,10 +20,38 @@
  *      normal cell's CPUs given the config's read_mbps/write_mbps
  *      (unlimited when absent), written in MB/s as `colorguard apply`
  *      does, so memguard makes hv-color's one conversion.
- * What was there before each change is written to a record file as the
- * claim goes, so that the claim can be undone from the file alone by
- * another process (a supervisor that died). A claim that fails part way
- * undoes what it did. Nothing is changed when a check refuses.
+ * Every step is first written to the claim's journal with the value it
+ * finds and the value it writes, and synced; only then is it taken. A
+ * journal that cannot be written stops the claim, which then gives back
+ * what it took. Giving back is always the journal's replay, last step
+ * first, by the claiming process (release, or a claim that failed part
+ * way) or by `colorguard cell gc` from the file alone (an owner that
+ * died): compare-and-restore, a value is restored only where it still is
+ * what the claim wrote; one changed since (`colorguard apply`, an admin,
+ * a cell claimed later) keeps its new value, with only this cell's CPUs
+ * given back into a CPU set, and one line on stderr says so. So two
+ * cells released in any order never put an IRQ on each other's CPUs.
+ * Replaying twice is harmless: a step already given back finds its old
+ * value. Nothing is changed when a check refuses.
+ *
+ * The journal, text, one line each:
+ *   colorguard-journal 1 CELL CPUS          the header
+ *   SEQ pin TID START OWN NARROWED          a pinned root task (cell_pin.h)
+ *   SEQ mount                               cgroup2 mounted on /sys/fs/cgroup
+ *   SEQ controller cpuset                   +cpuset in its subtree_control
+ *   SEQ partition CPUS                      colorguard-CELL made
+ *   SEQ irqdefault OLD NEW                  default_smp_affinity (hex)
+ *   SEQ irq IRQ OLD NEW                     an IRQ's smp_affinity_list
+ *   SEQ memguard CPU FILE OLD NEW           critical, read_ or write_budget
+ *   SEQ claimed                             every step taken
+ *   SEQ undone SEQ2                         step SEQ2 given back
+ * SEQ counts the lines from 1; a last line cut short was never acted on.
+ *
+ * Test hook (selftests/cellhost): with CG_TEST_KILL_AFTER_STEP=N in the
+ * environment the process raises CG_TEST_KILL_SIGNAL (a number; default
+ * SIGKILL) at the N-th point of its journal. A claim's step has two
+ * points, its line synced and then its change made; a release's step
+ * two, its change given back and then its "undone" line synced.
  *
  * Every call that can fail writes a one-line reason (no newline) into
  * why[why_len] and returns a negative errno.
@@ -56,11 +84,12 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 		    char *why, size_t why_len);
 
 /*
- * Check, then claim (see above). record: file that gets the old state as
- * the claim proceeds (created 0600; NULL: none). *out holds the claim.
+ * Check, then claim (see above). journal: the journal's file, made 0600
+ * (one that exists is refused: a claim not given back). *out holds the
+ * claim.
  */
 int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
-		    const char *record, struct cell_host **out,
+		    const char *journal, struct cell_host **out,
 		    char *why, size_t why_len);
 
 /* Move process pid (all its threads) into the cell's partition. */
@@ -68,14 +97,21 @@ int cell_host_enter(struct cell_host *h, pid_t pid, char *why,
 		    size_t why_len);
 
 /*
- * Give everything back as recorded and free h: memguard settings, IRQ
- * affinities, the partition's tasks moved to the cgroup root, the
- * partition removed, pinned root tasks' own CPUs. Goes on past failures; returns the first one.
+ * Give everything back by the journal's replay and free h: memguard
+ * settings, IRQ affinities, the partition's tasks moved to the cgroup
+ * root, the partition removed, pinned root tasks' own CPUs. Goes on past
+ * failures and returns the first one; the journal is removed only when
+ * there was none, else kept for the next replay.
  */
 int cell_host_release(struct cell_host *h, char *why, size_t why_len);
 
-/* Undo a claim from its record file alone (e.g. of a dead supervisor). */
-int cell_host_release_record(const char *record, char *why, size_t why_len);
+/*
+ * Give a claim back from its journal alone (an owner that died); none
+ * there is 0. A journal that does not parse is refused whole (why: its
+ * line).
+ */
+int cell_host_release_journal(const char *journal, char *why,
+			      size_t why_len);
 
 /* One line: partition type, IRQs moved and unmovable, memguard action. */
 void cell_host_summary(const struct cell_host *h, char *buf, size_t len);

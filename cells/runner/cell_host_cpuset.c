@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The cell's cgroup v2 cpuset partition: made, entered, and removed with
- * the cgroup root left as found.
+ * the cgroup root left as found. Journal lines: "mount" (cgroup2 mounted
+ * on /sys/fs/cgroup), "controller cpuset" (enabled in the root's
+ * subtree_control), "partition CPUS" (colorguard-<cell> made with them).
  */
 #include <errno.h>
 #include <dirent.h>
@@ -58,19 +60,37 @@ int host_root_cpus(struct hvc_mask *m)
 	return host_read_list(CPU_ONLINE, m);
 }
 
-int host_claim_partition(struct cell_host *h, char *why, size_t why_len)
+/* Root's children that are cell partitions: whether any is left. */
+static bool any_partition(void)
 {
-	char path[PATH_MAX], buf[VAL_MAX], cpus[VAL_MAX];
+	DIR *d = opendir(CG_ROOT);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d)))
+		found = !strncmp(e->d_name, CELL_CGROUP_PREFIX,
+				 strlen(CELL_CGROUP_PREFIX));
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int claim_cgroup_root(struct cell_host *h, char *why, size_t why_len)
+{
+	char buf[VAL_MAX];
 	int ret;
 
 	if (!is_cgroup2_mounted()) {
+		ret = host_journal_add(h, why, why_len, "mount");
+		if (ret)
+			return ret;
 		if (mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL)) {
+			ret = -errno;
 			cell_why(why, why_len, "cannot mount cgroup2 on %s: %s",
 				 CG_ROOT, strerror(errno));
-			return -errno;
+			return ret;
 		}
-		h->mounted = true;
-		host_record_write(h);
+		host_journal_point();
 	}
 	ret = host_read_line(CG_ROOT "/cgroup.controllers", buf, sizeof(buf));
 	if (ret || !has_word(buf, "cpuset")) {
@@ -79,29 +99,41 @@ int host_claim_partition(struct cell_host *h, char *why, size_t why_len)
 		return -EOPNOTSUPP;
 	}
 	ret = host_read_line(CG_ROOT "/cgroup.subtree_control", buf, sizeof(buf));
+	if (ret || has_word(buf, "cpuset"))
+		return ret;
+	ret = host_journal_add(h, why, why_len, "controller cpuset");
 	if (ret)
 		return ret;
-	if (!has_word(buf, "cpuset")) {
-		ret = host_write_val(CG_ROOT "/cgroup.subtree_control", "+cpuset");
-		if (ret) {
-			cell_why(why, why_len, "cannot enable cpuset in %s/cgroup.subtree_control: %s",
-				 CG_ROOT, strerror(-ret));
-			return ret;
-		}
-		h->enabled_cpuset = true;
-		host_record_write(h);
-	}
-	snprintf(path, sizeof(path), "%s/%s%s", CG_ROOT, CELL_CGROUP_PREFIX,
-		 h->name);
-	if (mkdir(path, 0755)) {
-		ret = -errno;
-		cell_why(why, why_len, "mkdir %s: %s", path, strerror(errno));
+	ret = host_write_val(CG_ROOT "/cgroup.subtree_control", "+cpuset");
+	if (ret) {
+		cell_why(why, why_len, "cannot enable cpuset in %s/cgroup.subtree_control: %s",
+			 CG_ROOT, strerror(-ret));
 		return ret;
 	}
+	host_journal_point();
+	return 0;
+}
+
+int host_claim_partition(struct cell_host *h, char *why, size_t why_len)
+{
+	char path[PATH_MAX], buf[VAL_MAX], cpus[VAL_MAX];
+	int ret;
+
+	ret = claim_cgroup_root(h, why, why_len);
+	if (ret)
+		return ret;
+	host_fmt_list(&h->cpus, cpus, sizeof(cpus));
+	ret = host_journal_add(h, why, why_len, "partition %s", cpus);
+	if (ret)
+		return ret;
 	snprintf(h->cgroup, sizeof(h->cgroup), "%s/%s%s", CG_ROOT,
 		 CELL_CGROUP_PREFIX, h->name);
-	host_record_write(h);
-	host_fmt_list(&h->cpus, cpus, sizeof(cpus));
+	if (mkdir(h->cgroup, 0755)) {
+		ret = -errno;
+		cell_why(why, why_len, "mkdir %s: %s", h->cgroup, strerror(errno));
+		h->cgroup[0] = '\0';
+		return ret;
+	}
 	snprintf(path, sizeof(path), "%s/cpuset.cpus", h->cgroup);
 	ret = host_write_val(path, cpus);
 	if (ret) {
@@ -128,6 +160,7 @@ int host_claim_partition(struct cell_host *h, char *why, size_t why_len)
 			 path, h->partition, cpus, ret ? strerror(-ret) : buf);
 		return ret ? ret : -EBUSY;
 	}
+	host_journal_point();
 	return 0;
 }
 
@@ -146,69 +179,115 @@ int cell_host_enter(struct cell_host *h, pid_t pid, char *why,
 	return ret;
 }
 
-void host_undo_partition(struct cell_host *h, int *first, char *why,
-			 size_t why_len)
+/* ---- the journal's lines: "mount", "controller cpuset", "partition CPUS" ---- */
+
+static int parse_none(struct host_entry *e, char *const *args)
 {
-	char path[PATH_MAX], buf[VAL_MAX];
-	int ret;
+	(void)e;
+	(void)args;
+	return 0;
+}
 
-	if (h->cgroup[0]) {
-		FILE *f;
-		int tries, rm_err = 0;
+static int parse_controller(struct host_entry *e, char *const *args)
+{
+	(void)e;
+	return strcmp(args[0], "cpuset") ? -EINVAL : 0;
+}
 
-		/*
-		 * Whatever runs in the partition goes back to the root. A
-		 * task that exits meanwhile can keep the cgroup populated for
-		 * a moment (6.12: until it is reaped), so rmdir is retried
-		 * for up to a second while it says EBUSY.
-		 */
-		for (tries = 0; tries < 100; tries++) {
-			snprintf(path, sizeof(path), "%s/cgroup.procs", h->cgroup);
-			f = fopen(path, "re");
-			while (f && fgets(buf, sizeof(buf), f)) {
-				buf[strcspn(buf, "\n")] = '\0';
-				ret = host_write_val(CG_ROOT "/cgroup.procs", buf);
-				/* ESRCH: it exited meanwhile. */
-				if (ret && ret != -ESRCH)
-					host_undo_fail(first, why, why_len, ret,
-						       "moving pid %s to %s: %s", buf,
-						       CG_ROOT, strerror(-ret));
-			}
-			if (f)
-				fclose(f);
-			if (!tries) {
-				snprintf(path, sizeof(path),
-					 "%s/cpuset.cpus.partition", h->cgroup);
-				host_write_val(path, "member");
-			}
-			rm_err = rmdir(h->cgroup) ? errno : 0;
-			if (rm_err != EBUSY)
-				break;
-			usleep(10000);
+static int parse_partition(struct host_entry *e, char *const *args)
+{
+	return host_parse_list(args[0], &e->cpus) || hvc_mask_empty(&e->cpus) ?
+		-EINVAL : 0;
+}
+
+/*
+ * cgroup2 unmounted if this claim mounted it and no cell is left; busy
+ * (someone else uses it since) it stays, as it is no cell's any more.
+ */
+static int undo_mount(struct cell_host *h, const struct host_entry *e,
+		      struct host_undo *u)
+{
+	(void)h;
+	(void)e;
+	(void)u;
+	if (is_cgroup2_mounted() && !any_partition())
+		umount(CG_ROOT);
+	return 0;
+}
+
+/* cpuset disabled in the root if this claim enabled it and no cell is left. */
+static int undo_controller(struct cell_host *h, const struct host_entry *e,
+			   struct host_undo *u)
+{
+	char buf[VAL_MAX];
+
+	(void)h;
+	(void)e;
+	(void)u;
+	/* Still enabled as this claim left it, or someone took it already. */
+	if (is_cgroup2_mounted() && !any_partition() &&
+	    !host_read_line(CG_ROOT "/cgroup.subtree_control", buf, sizeof(buf)) &&
+	    has_word(buf, "cpuset"))
+		host_write_val(CG_ROOT "/cgroup.subtree_control", "-cpuset");
+	return 0;
+}
+
+/* The partition's tasks moved to the cgroup root, the partition removed. */
+static int undo_partition(struct cell_host *h, const struct host_entry *e,
+			  struct host_undo *u)
+{
+	char cg[128], path[PATH_MAX], buf[VAL_MAX];
+	int ret, tries, rm_err = 0;
+	FILE *f;
+
+	(void)e;
+	snprintf(cg, sizeof(cg), "%s/%s%s", CG_ROOT, CELL_CGROUP_PREFIX, h->name);
+	/*
+	 * Whatever runs in the partition goes back to the root. A task that
+	 * exits meanwhile can keep the cgroup populated for a moment (6.12:
+	 * until it is reaped), so rmdir is retried for up to a second while
+	 * it says EBUSY.
+	 */
+	for (tries = 0; tries < 100; tries++) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		f = fopen(path, "re");
+		if (!f && errno == ENOENT)
+			return 0;
+		while (f && fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			ret = host_write_val(CG_ROOT "/cgroup.procs", buf);
+			/* ESRCH: it exited meanwhile. */
+			if (ret && ret != -ESRCH)
+				host_undo_fail(u, ret, "moving pid %s to %s: %s",
+					       buf, CG_ROOT, strerror(-ret));
 		}
-		if (rm_err && rm_err != ENOENT)
-			host_undo_fail(first, why, why_len, -rm_err,
-				       "rmdir %s: %s", h->cgroup, strerror(rm_err));
+		if (f)
+			fclose(f);
+		if (!tries) {
+			snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", cg);
+			host_write_val(path, "member");
+		}
+		rm_err = rmdir(cg) ? errno : 0;
+		if (rm_err != EBUSY)
+			break;
+		usleep(10000);
 	}
+	if (!rm_err || rm_err == ENOENT)
+		return 0;
+	host_undo_fail(u, -rm_err, "rmdir %s: %s", cg, strerror(rm_err));
+	return -rm_err;
 }
 
-void host_undo_cgroup_root(struct cell_host *h)
-{
-	if (h->enabled_cpuset || h->mounted) {
-		bool others = false;
-		DIR *d = opendir(CG_ROOT);
-		struct dirent *e;
+const struct host_kind host_kind_mount = {
+	.name = "mount", .nr_args = 0, .parse = parse_none, .undo = undo_mount,
+};
 
-		/* Left as found only when no other cell uses them. */
-		while (d && (e = readdir(d)))
-			if (!strncmp(e->d_name, CELL_CGROUP_PREFIX,
-				     strlen(CELL_CGROUP_PREFIX)))
-				others = true;
-		if (d)
-			closedir(d);
-		if (!others && h->enabled_cpuset)
-			host_write_val(CG_ROOT "/cgroup.subtree_control", "-cpuset");
-		if (!others && h->mounted)
-			umount(CG_ROOT);
-	}
-}
+const struct host_kind host_kind_controller = {
+	.name = "controller", .nr_args = 1, .parse = parse_controller,
+	.undo = undo_controller,
+};
+
+const struct host_kind host_kind_partition = {
+	.name = "partition", .nr_args = 1, .parse = parse_partition,
+	.undo = undo_partition,
+};

@@ -2,7 +2,8 @@
 /*
  * The host side's leaf helpers: one value read from or written to a file
  * of /proc, /sys or the cgroup tree, CPU lists parsed and formatted, an
- * undo step's failure noted.
+ * undo step's failure or conflict noted, and the compare-and-restore of a
+ * CPU set.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,17 +82,72 @@ void host_fmt_list(const struct hvc_mask *m, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-void host_undo_fail(int *first, char *why, size_t why_len, int err,
-		    const char *fmt, ...)
+int host_parse_jlist(const char *s, struct hvc_mask *m)
+{
+	if (!strcmp(s, "-")) {
+		hvc_mask_zero(m);
+		return 0;
+	}
+	/* The journal's lists are never empty text: "-" is the empty one. */
+	return *s ? host_parse_list(s, m) : -EINVAL;
+}
+
+void host_fmt_jlist(const struct hvc_mask *m, char *buf, size_t len)
+{
+	if (hvc_mask_empty(m))
+		snprintf(buf, len, "-");
+	else
+		host_fmt_list(m, buf, len);
+}
+
+void host_undo_fail(struct host_undo *u, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (*first)
+	if (u->first)
 		return;
-	*first = err;
-	if (!why || !why_len)
+	u->first = err;
+	if (!u->why || !u->why_len)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(why, why_len, fmt, ap);
+	vsnprintf(u->why, u->why_len, fmt, ap);
 	va_end(ap);
+}
+
+void host_conflict(const struct cell_host *h, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "colorguard: cell %s: %s\n", h->name, line);
+}
+
+enum host_give_back host_give_back(const struct hvc_mask *old,
+				   const struct hvc_mask *new,
+				   const struct hvc_mask *cur,
+				   const struct hvc_mask *cell,
+				   struct hvc_mask *out)
+{
+	struct hvc_mask taken;
+
+	if (hvc_mask_equal(cur, old)) {
+		hvc_mask_copy(out, cur);
+		return HOST_GB_NOTHING;
+	}
+	if (hvc_mask_equal(cur, new)) {
+		hvc_mask_copy(out, old);
+		return HOST_GB_RESTORE;
+	}
+	/*
+	 * Changed since: by `colorguard apply`, an admin, or a cell that
+	 * claimed after this one and took its own CPUs out. Restoring old
+	 * would undo that; giving back only this cell's CPUs cannot put
+	 * anything on another cell's CPUs.
+	 */
+	hvc_mask_and(&taken, old, cell);
+	hvc_mask_or(out, cur, &taken);
+	return HOST_GB_CONFLICT;
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * IRQ affinities: every movable IRQ and the default affinity for new IRQs
- * moved off the cell's CPUs, and moved back.
+ * moved off the cell's CPUs, and moved back. Journal lines: "irqdefault
+ * OLD NEW" (hex masks as /proc/irq/default_smp_affinity prints them),
+ * "irq IRQ OLD NEW" (lists).
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +69,71 @@ static void fmt_hexmask(const struct hvc_mask *m, char *buf, size_t len)
 	}
 }
 
+/* The CPUs an IRQ on old may use while the cell exists. */
+static void off_cell(const struct hvc_mask *old, const struct hvc_mask *root,
+		     struct hvc_mask *want)
+{
+	hvc_mask_and(want, old, root);
+	/* Only on the cell's CPUs: anywhere root runs. */
+	if (hvc_mask_empty(want))
+		hvc_mask_copy(want, root);
+}
+
+static int claim_default(struct cell_host *h, const struct hvc_mask *root,
+			 char *why, size_t why_len)
+{
+	char buf[VAL_MAX], list[VAL_MAX];
+	struct hvc_mask old, want;
+	int ret;
+
+	if (host_read_line(IRQ_DIR "/default_smp_affinity", buf, sizeof(buf)) ||
+	    parse_hexmask(buf, &old) || !hvc_mask_intersects(&old, &h->cpus))
+		return 0;
+	off_cell(&old, root, &want);
+	fmt_hexmask(&want, list, sizeof(list));
+	ret = host_journal_add(h, why, why_len, "irqdefault %s %s", buf, list);
+	if (ret)
+		return ret;
+	/* Refused: new IRQs may start on the cell's CPUs, as they may today. */
+	if (!host_write_val(IRQ_DIR "/default_smp_affinity", list))
+		host_journal_point();
+	return 0;
+}
+
+/* One IRQ: its line, then the move; unmovable ones are counted, left. */
+static int claim_irq(struct cell_host *h, unsigned int irq,
+		     const struct hvc_mask *root, char *why, size_t why_len)
+{
+	char path[PATH_MAX], buf[VAL_MAX], list[VAL_MAX];
+	struct hvc_mask old, want;
+	int ret;
+
+	snprintf(path, sizeof(path), IRQ_DIR "/%u/smp_affinity_list", irq);
+	if (host_read_line(path, buf, sizeof(buf)) || host_parse_list(buf, &old) ||
+	    !hvc_mask_intersects(&old, &h->cpus))
+		return 0;
+	if (h->irqs_moved + h->irqs_unmovable >= MAX_IRQS) {
+		cell_why(why, why_len, "more than %u IRQs to move", MAX_IRQS);
+		return -E2BIG;
+	}
+	off_cell(&old, root, &want);
+	host_fmt_list(&want, list, sizeof(list));
+	ret = host_journal_add(h, why, why_len, "irq %u %s %s", irq, buf, list);
+	if (ret)
+		return ret;
+	/* Per-CPU and managed IRQs refuse (EIO): the replay finds them old. */
+	if (host_write_val(path, list)) {
+		h->irqs_unmovable++;
+		return 0;
+	}
+	h->irqs_moved++;
+	host_journal_point();
+	return 0;
+}
+
 int host_claim_irqs(struct cell_host *h, char *why, size_t why_len)
 {
-	struct hvc_mask root, old, want;
-	char path[PATH_MAX], buf[VAL_MAX], list[VAL_MAX];
+	struct hvc_mask root;
 	struct dirent *e;
 	DIR *d;
 	int ret;
@@ -79,92 +143,106 @@ int host_claim_irqs(struct cell_host *h, char *why, size_t why_len)
 		return -EIO;
 	}
 	/* New IRQs: the default affinity, a hex mask. */
-	if (!host_read_line(IRQ_DIR "/default_smp_affinity", buf, sizeof(buf)) &&
-	    !parse_hexmask(buf, &old) && hvc_mask_intersects(&old, &h->cpus)) {
-		h->old_default = strdup(buf);
-		if (!h->old_default)
-			return -ENOMEM;
-		hvc_mask_and(&want, &old, &root);
-		if (hvc_mask_empty(&want))
-			hvc_mask_copy(&want, &root);
-		fmt_hexmask(&want, list, sizeof(list));
-		if (host_write_val(IRQ_DIR "/default_smp_affinity", list)) {
-			free(h->old_default);
-			h->old_default = NULL;
-		}
-		host_record_write(h);
-	}
+	ret = claim_default(h, &root, why, why_len);
+	if (ret)
+		return ret;
 	d = opendir(IRQ_DIR);
 	if (!d) {
+		ret = -errno;
 		cell_why(why, why_len, "%s: %s", IRQ_DIR, strerror(errno));
-		return -errno;
+		return ret;
 	}
-	while ((e = readdir(d))) {
-		struct host_irq *t;
-		unsigned int irq;
+	while (!ret && (e = readdir(d))) {
+		unsigned long irq;
 		char *end;
 
-		irq = (unsigned int)strtoul(e->d_name, &end, 10);
-		if (!isdigit((unsigned char)e->d_name[0]) || *end)
-			continue;
-		snprintf(path, sizeof(path), IRQ_DIR "/%u/smp_affinity_list", irq);
-		if (host_read_line(path, buf, sizeof(buf)) || host_parse_list(buf, &old) ||
-		    !hvc_mask_intersects(&old, &h->cpus))
-			continue;
-		hvc_mask_and(&want, &old, &root);
-		if (hvc_mask_empty(&want))
-			hvc_mask_copy(&want, &root);
-		host_fmt_list(&want, list, sizeof(list));
-		/* Per-CPU and managed IRQs refuse (EIO): counted, left. */
-		if (host_write_val(path, list)) {
-			h->irqs_unmovable++;
-			continue;
-		}
-		if (h->nr_irqs >= MAX_IRQS) {
-			host_write_val(path, buf);
-			ret = -E2BIG;
-			cell_why(why, why_len, "more than %u IRQs to move", MAX_IRQS);
-			closedir(d);
-			return ret;
-		}
-		t = realloc(h->irqs, (h->nr_irqs + 1) * sizeof(*t));
-		if (t) {
-			h->irqs = t;
-			t[h->nr_irqs].old = strdup(buf);
-		}
-		if (!t || !t[h->nr_irqs].old) {
-			host_write_val(path, buf);
-			closedir(d);
-			return -ENOMEM;
-		}
-		t[h->nr_irqs++].irq = irq;
-		host_record_write(h);
+		irq = strtoul(e->d_name, &end, 10);
+		if (isdigit((unsigned char)e->d_name[0]) && !*end && irq < UINT_MAX)
+			ret = claim_irq(h, (unsigned int)irq, &root, why, why_len);
 	}
 	closedir(d);
+	return ret;
+}
+
+/* ---- the journal's lines: "irqdefault OLD NEW", "irq IRQ OLD NEW" ---- */
+
+static int parse_irqdefault(struct host_entry *e, char *const *args)
+{
+	e->irq.irq = UINT_MAX;
+	return parse_hexmask(args[0], &e->irq.old) ||
+		parse_hexmask(args[1], &e->irq.new) ? -EINVAL : 0;
+}
+
+static int parse_irq(struct host_entry *e, char *const *args)
+{
+	unsigned long irq;
+	char *end;
+
+	irq = strtoul(args[0], &end, 10);
+	if (!isdigit((unsigned char)args[0][0]) || *end || irq >= UINT_MAX ||
+	    host_parse_list(args[1], &e->irq.old) ||
+	    host_parse_list(args[2], &e->irq.new))
+		return -EINVAL;
+	e->irq.irq = (unsigned int)irq;
 	return 0;
 }
 
-void host_undo_irqs(struct cell_host *h, int *first, char *why,
-		    size_t why_len)
+/* Compare-and-restore of one affinity file, a list or a hex mask. */
+static int undo_affinity(struct cell_host *h, const struct host_entry *e,
+			 struct host_undo *u)
 {
-	char path[PATH_MAX];
-	unsigned int i;
+	bool hex = e->irq.irq == UINT_MAX;
+	char path[PATH_MAX], buf[VAL_MAX], val[VAL_MAX], wrote[VAL_MAX];
+	struct hvc_mask cur, out;
 	int ret;
 
-	for (i = h->nr_irqs; i-- > 0;) {
+	if (hex)
+		snprintf(path, sizeof(path), IRQ_DIR "/default_smp_affinity");
+	else
 		snprintf(path, sizeof(path), IRQ_DIR "/%u/smp_affinity_list",
-			 h->irqs[i].irq);
-		ret = host_write_val(path, h->irqs[i].old);
-		/* An IRQ freed meanwhile has no directory left. */
-		if (ret && ret != -ENOENT)
-			host_undo_fail(first, why, why_len, ret, "%s: %s: %s",
-				       path, h->irqs[i].old, strerror(-ret));
+			 e->irq.irq);
+	ret = host_read_line(path, buf, sizeof(buf));
+	/* An IRQ freed meanwhile has no directory left. */
+	if (ret == -ENOENT)
+		return 0;
+	if (!ret && (hex ? parse_hexmask(buf, &cur) : host_parse_list(buf, &cur)))
+		ret = -EINVAL;
+	if (ret) {
+		host_undo_fail(u, ret, "%s: cannot read it back: %s", path,
+			       strerror(-ret));
+		return ret;
 	}
-	if (h->old_default) {
-		ret = host_write_val(IRQ_DIR "/default_smp_affinity", h->old_default);
-		if (ret)
-			host_undo_fail(first, why, why_len, ret,
-				       "%s/default_smp_affinity: %s", IRQ_DIR,
-				       strerror(-ret));
+	switch (host_give_back(&e->irq.old, &e->irq.new, &cur, &h->cpus, &out)) {
+	case HOST_GB_NOTHING:
+		return 0;
+	case HOST_GB_CONFLICT:
+		host_fmt_list(&e->irq.new, wrote, sizeof(wrote));
+		host_fmt_list(&cur, val, sizeof(val));
+		host_conflict(h, "%s changed meanwhile (CPUs %s, the claim left %s): only the cell's CPUs given back",
+			      path, val, wrote);
+		if (hvc_mask_equal(&out, &cur))
+			return 0;
+		break;
+	case HOST_GB_RESTORE:
+		break;
 	}
+	if (hex)
+		fmt_hexmask(&out, val, sizeof(val));
+	else
+		host_fmt_list(&out, val, sizeof(val));
+	ret = host_write_val(path, val);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		host_undo_fail(u, ret, "%s: %s: %s", path, val, strerror(-ret));
+	return ret;
 }
+
+const struct host_kind host_kind_irqdefault = {
+	.name = "irqdefault", .nr_args = 2, .parse = parse_irqdefault,
+	.undo = undo_affinity,
+};
+
+const struct host_kind host_kind_irq = {
+	.name = "irq", .nr_args = 3, .parse = parse_irq, .undo = undo_affinity,
+};

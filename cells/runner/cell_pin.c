@@ -181,18 +181,33 @@ int cell_pin_snapshot(const struct hvc_mask *cell, const struct hvc_mask *root,
 	return ret;
 }
 
-static bool same_task(pid_t tid, unsigned long long start)
+bool cell_pin_alive(const struct cell_pin *p)
 {
 	char dir[64];
 	unsigned long long now;
 	unsigned int flags;
 
 	/* /proc/TID/task/TID names any thread, group leader or not. */
-	snprintf(dir, sizeof(dir), "/proc/%d/task/%d", (int)tid, (int)tid);
-	return !task_stat(dir, &flags, &now) && now == start;
+	snprintf(dir, sizeof(dir), "/proc/%d/task/%d", (int)p->tid, (int)p->tid);
+	return !task_stat(dir, &flags, &now) && now == p->start;
 }
 
-static int set_cpus(pid_t tid, const struct hvc_mask *m)
+int cell_pin_get(pid_t tid, struct hvc_mask *m)
+{
+	cpu_set_t set;
+	unsigned int c;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(tid, sizeof(set), &set))
+		return -errno;
+	hvc_mask_zero(m);
+	for (c = 0; c < CPU_SETSIZE && c < HVC_MAX_CPUS; c++)
+		if (CPU_ISSET(c, &set))
+			hvc_mask_set(m, c);
+	return 0;
+}
+
+int cell_pin_set(pid_t tid, const struct hvc_mask *m)
 {
 	cpu_set_t set;
 	unsigned int c;
@@ -202,40 +217,4 @@ static int set_cpus(pid_t tid, const struct hvc_mask *m)
 	     c = hvc_mask_next(m, c + 1))
 		CPU_SET(c, &set);
 	return sched_setaffinity(tid, sizeof(set), &set) ? -errno : 0;
-}
-
-void cell_pin_narrow(const struct cell_pin *pins, unsigned int nr,
-		     const struct hvc_mask *cell)
-{
-	unsigned int i, c;
-
-	for (i = 0; i < nr; i++) {
-		struct hvc_mask want;
-
-		hvc_mask_zero(&want);
-		for (c = hvc_mask_next(&pins[i].cpus, 0); c < HVC_MAX_CPUS;
-		     c = hvc_mask_next(&pins[i].cpus, c + 1))
-			if (!hvc_mask_test(cell, c))
-				hvc_mask_set(&want, c);
-		/* Pinned to cell CPUs only: the kernel moved it to root's. */
-		if (!hvc_mask_empty(&want) && same_task(pins[i].tid, pins[i].start))
-			set_cpus(pins[i].tid, &want);
-	}
-}
-
-unsigned int cell_pin_restore(const struct cell_pin *pins, unsigned int nr)
-{
-	unsigned int i, failed = 0;
-
-	for (i = 0; i < nr; i++) {
-		int ret;
-
-		if (!same_task(pins[i].tid, pins[i].start))
-			continue;
-		ret = set_cpus(pins[i].tid, &pins[i].cpus);
-		/* ESRCH: it exited between the check and the call. */
-		if (ret && ret != -ESRCH)
-			failed++;
-	}
-	return failed;
 }

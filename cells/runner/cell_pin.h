@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Root tasks' own CPU pinning across a claim (cell_host.c's fourth part).
+ * Root tasks' own CPU pinning across a claim: the tasks found and their
+ * affinity read and set (cell_host_pin.c journals and undoes it).
  *
  * Before Linux 6.2 a cpuset change sets the affinity of the cpuset's tasks
  * to its CPUs and forgets what a task had asked for: a root task pinned to
@@ -16,6 +17,7 @@
 #ifndef COLORGUARD_CELL_PIN_H
 #define COLORGUARD_CELL_PIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -39,14 +41,11 @@ int cell_pin_snapshot(const struct hvc_mask *cell, const struct hvc_mask *root,
 		      struct cell_pin **pins, unsigned int *nr,
 		      char *why, size_t why_len);
 
-/* While the cell exists: each noted task on its own CPUs minus cell's. */
-void cell_pin_narrow(const struct cell_pin *pins, unsigned int nr,
-		     const struct hvc_mask *cell);
+/* The task tid names is still the one p noted (same start time). */
+bool cell_pin_alive(const struct cell_pin *p);
 
-/*
- * After the partition is gone: each noted task back on its own CPUs.
- * Returns the number of tasks that could not be given them back.
- */
-unsigned int cell_pin_restore(const struct cell_pin *pins, unsigned int nr);
+/* A task's CPU affinity, read and set; -errno (-ESRCH: it is gone). */
+int cell_pin_get(pid_t tid, struct hvc_mask *m);
+int cell_pin_set(pid_t tid, const struct hvc_mask *m);
 
 #endif

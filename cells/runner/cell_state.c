@@ -17,8 +17,9 @@
 #include "cell_state.h"
 #include "colorguard.h"
 
-static const char *const state_files[] = { "owner", "host", "sock",
-					   "host.tmp", "log", "log.1", NULL };
+/* The journal is not among them: only its replay removes it. */
+static const char *const state_files[] = { "owner", "sock", "log", "log.1",
+					   NULL };
 
 int cell_name_ok(const char *name)
 {
@@ -171,20 +172,18 @@ int cell_node_remove(const char *name)
 	return ret;
 }
 
-int cell_state_clean(const char *name, char *why, size_t why_len)
+static int clean_locked(const char *name, char *why, size_t why_len)
 {
 	char path[PATH_MAX];
-	struct stat st;
-	int ret = 0;
+	int ret;
 
 	if (cell_state_live(name, NULL)) {
 		snprintf(why, why_len, "cell %s exists (its supervisor runs)",
 			 name);
 		return -EBUSY;
 	}
-	cell_state_path(name, "host", path, sizeof(path));
-	if (!stat(path, &st))
-		ret = cell_host_release_record(path, why, why_len);
+	cell_state_path(name, "journal", path, sizeof(path));
+	ret = cell_host_release_journal(path, why, why_len);
 	if (!ret) {
 		cell_node_remove(name);
 		cell_state_remove(name);
@@ -192,10 +191,8 @@ int cell_state_clean(const char *name, char *why, size_t why_len)
 	return ret;
 }
 
-static int create_locked(const char *name, char *why, size_t why_len);
-
-/* Two creates of one cell: the second must not take the first for stale. */
-int cell_state_create(const char *name, char *why, size_t why_len)
+/* The lock of the state directories: made, cleaned, one at a time. */
+static int lock_state(char *why, size_t why_len)
 {
 	int fd, ret;
 
@@ -217,6 +214,29 @@ int cell_state_create(const char *name, char *why, size_t why_len)
 			close(fd);
 		return ret;
 	}
+	return fd;
+}
+
+int cell_state_clean(const char *name, char *why, size_t why_len)
+{
+	int fd = lock_state(why, why_len), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = clean_locked(name, why, why_len);
+	close(fd);
+	return ret;
+}
+
+static int create_locked(const char *name, char *why, size_t why_len);
+
+/* Two creates of one cell: the second must not take the first for stale. */
+int cell_state_create(const char *name, char *why, size_t why_len)
+{
+	int fd = lock_state(why, why_len), ret;
+
+	if (fd < 0)
+		return fd;
 	ret = create_locked(name, why, why_len);
 	close(fd);
 	return ret;
@@ -250,7 +270,7 @@ static int create_locked(const char *name, char *why, size_t why_len)
 			return -EEXIST;
 		}
 		/* A dead owner's leftovers: give its claim back first. */
-		ret = cell_state_clean(name, why, why_len);
+		ret = clean_locked(name, why, why_len);
 		if (ret)
 			return ret;
 		if (mkdir(path, 0700)) {

@@ -2,11 +2,13 @@
 /*
  * One directory per cell under CELL_RUN_DIR (/run/colorguard/<cell>/,
  * 0700, root's): "owner" names the process that holds the cell (pid and
- * its start time, so a reused pid is not taken for it), "host" is
- * cell_host's record of what the claim changed, "sock" the supervisor's
- * control socket. A directory whose owner is gone is stale: its claim is
- * undone from "host", its /dev/mm-color-<cell> removed (unless a VMM still
- * maps it) and the directory removed before a new one is made.
+ * its start time, so a reused pid is not taken for it), "journal" is
+ * cell_host's journal of the claim, "sock" the supervisor's control
+ * socket. A directory whose owner is gone is stale: `colorguard cell gc`
+ * (and a new create of the cell, and `cell list`) replays its journal,
+ * removes its /dev/mm-color-<cell> (unless a VMM still maps it) and the
+ * directory. Only a successful replay removes a journal, so a directory
+ * whose claim could not be given back stays, stale, for the next gc.
  */
 #ifndef COLORGUARD_CELL_STATE_H
 #define COLORGUARD_CELL_STATE_H
@@ -37,7 +39,7 @@ void cell_state_disown(const char *name);
 int cell_state_live(const char *name, pid_t *owner);
 
 /*
- * Clean a stale directory: undo its claim record, remove its files.
+ * Clean a stale directory: replay its journal, remove its files.
  * -EBUSY if its owner lives.
  */
 int cell_state_clean(const char *name, char *why, size_t why_len);
@@ -48,7 +50,10 @@ int cell_state_clean(const char *name, char *why, size_t why_len);
  */
 int cell_node_remove(const char *name);
 
-/* Remove the directory and its files (the owner, at the end). */
+/*
+ * Remove the directory and its files (the owner, at the end); a journal
+ * still there (a claim not given back) keeps it, stale.
+ */
 void cell_state_remove(const char *name);
 
 #endif

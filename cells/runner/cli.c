@@ -3,7 +3,8 @@
  * `colorguard cell ...`: the subcommand table and `cell run` (create,
  * load, start, wait, print results and stats, destroy, in the
  * foreground). The lifecycle commands of a cell that outlives the command
- * (create, load, start, shutdown, destroy, list, stats) go in this table.
+ * (create, load, start, shutdown, destroy, list, stats, gc) go in this
+ * table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include "cell_cli.h"
 #include "cell_host.h"
 #include "cell_state.h"
+#include "cell_stop.h"
 #include "cell_vm.h"
 #include "colorguard.h"
 #include "guest_text.h"
@@ -41,7 +43,9 @@ static const char run_usage[] =
 "  --shutdown N    once the inmate runs, send it N shutdown requests\n"
 "  --no-color      control run: anonymous memory instead of /dev/mm-color\n"
 "  --check-colors LIST  count pages in LIST instead of the cell's colors\n"
-"Exit status: 0 the cell shut down, 1 refused or failed, 2 usage.\n";
+"SIGINT, SIGTERM and SIGHUP stop the cell; everything is given back.\n"
+"Exit status: 0 the cell shut down, 1 refused or failed, 2 usage,\n"
+"128+N stopped by signal N.\n";
 
 static int usage_error(const char *msg)
 {
@@ -170,8 +174,9 @@ static int cmd_run(int argc, char **argv)
 	struct cell_stats st;
 	struct cell_vm *vm;
 	struct cell_host *host = NULL;
-	char record[PATH_MAX];
+	char journal[PATH_MAX], sname[24];
 	bool have_state = false;
+	int sig = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "a:s:h", opts, NULL)) != -1) {
@@ -237,12 +242,16 @@ static int cmd_run(int argc, char **argv)
 	if (!args && cell->args.line)
 		args = cell->args.s;
 
-	/* The host side first: state dir, CPUs, IRQs, memguard (cell_host.h). */
+	/*
+	 * The host side first: state dir, CPUs, IRQs, memguard (cell_host.h).
+	 * A stop signal waits until a step is whole, then ends the run.
+	 */
+	cell_stop_block(NULL);
 	ret = cell_state_create(cell->name, why, sizeof(why));
 	if (!ret) {
 		have_state = true;
-		cell_state_path(cell->name, "host", record, sizeof(record));
-		ret = cell_host_claim(cfg, cell, record, &host, why, sizeof(why));
+		cell_state_path(cell->name, "journal", journal, sizeof(journal));
+		ret = cell_host_claim(cfg, cell, journal, &host, why, sizeof(why));
 	}
 	if (!ret)
 		ret = cell_host_enter(host, getpid(), why, sizeof(why));
@@ -250,9 +259,17 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "colorguard: cell %s: %s\n", cell->name, why);
 		goto out;
 	}
+	sig = cell_stop_take();
+	if (sig)
+		goto out;
 	ret = cell_vm_create_opts(cfg, cell, &o, &vm, why, sizeof(why));
 	if (ret) {
 		fprintf(stderr, "colorguard: cell %s: %s\n", cell->name, why);
+		goto out;
+	}
+	sig = cell_stop_take();
+	if (sig) {
+		cell_vm_destroy(vm);
 		goto out;
 	}
 	cell_vm_stats(vm, &st);
@@ -282,7 +299,7 @@ static int cmd_run(int argc, char **argv)
 	fflush(stdout);
 	if (shutdowns)
 		shutdown_requests(vm, cell->name, shutdowns, timeout_s);
-	if (cell_vm_wait(vm, timeout_s * 1000) == -ETIMEDOUT) {
+	if (cell_stop_wait(vm, timeout_s * 1000, &sig) == -ETIMEDOUT) {
 		snprintf(why, sizeof(why), "watchdog: still running after %u s",
 			 timeout_s);
 		cell_vm_fail(vm, why);
@@ -300,12 +317,17 @@ static int cmd_run(int argc, char **argv)
 	cell_vm_destroy(vm);
 	status = st.state == CELL_SHUT_DOWN ? 0 : EXIT_PROBLEMS;
 out:
-	if (host && cell_host_release(host, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell %s: giving back the host side: %s (record kept in %s)\n",
-			cell->name, why, record);
-		status = EXIT_PROBLEMS;
-		have_state = false;
+	if (sig) {
+		printf("cell %s: stopped by %s\n", cell->name,
+		       cell_stop_name(sig, sname, sizeof(sname)));
+		status = 128 + sig;
 	}
+	if (host && cell_host_release(host, why, sizeof(why))) {
+		fprintf(stderr, "colorguard: cell %s: giving back the host side: %s (journal kept in %s for colorguard cell gc)\n",
+			cell->name, why, journal);
+		status = EXIT_PROBLEMS;
+	}
+	/* A journal not replayed keeps the directory, stale, for gc. */
 	if (have_state)
 		cell_state_remove(cell->name);
 	free(cfg);
@@ -355,6 +377,7 @@ static const struct {
 	{ "list", cell_cmd_list },
 	{ "stats", cell_cmd_stats },
 	{ "exec", cell_cmd_exec },
+	{ "gc", cell_cmd_gc },
 };
 
 /**

@@ -2,9 +2,10 @@
 /*
  * `colorguard cell exec CONFIG CELL -- COMMAND [ARGS]`: take the cell's
  * CPUs from root Linux (cell_host.h), run COMMAND inside the cell's cpuset
- * partition, give everything back when it ends. A cell of Linux processes
- * instead of a KVM guest: the same host claim without a VM, for a
- * workload that runs as a process and for testing the claim.
+ * partition, give everything back when it ends, also when it is stopped
+ * by SIGINT, SIGTERM or SIGHUP (passed on to COMMAND). A cell of Linux
+ * processes instead of a KVM guest: the same host claim without a VM,
+ * for a workload that runs as a process and for testing the claim.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include "cell_cli.h"
 #include "cell_host.h"
 #include "cell_state.h"
+#include "cell_stop.h"
 #include "system_int.h"
 
 struct cg_system *cell_cli_load(const char *path, const char *name,
@@ -44,24 +46,82 @@ struct cg_system *cell_cli_load(const char *path, const char *name,
 	return sys;
 }
 
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
+/*
+ * Wait for the command, passing each stop signal on to it; we stay to give
+ * the CPUs back. SIGCHLD is blocked with the stop signals, so that a
+ * signal and the command's end cannot pass each other unseen.
+ */
+static int wait_command(pid_t child, int *status)
 {
-	got_signal = sig;
+	sigset_t set;
+	int sig;
+
+	cell_stop_set(&set);
+	sigaddset(&set, SIGCHLD);
+	for (;;) {
+		pid_t p = waitpid(child, status, WNOHANG);
+
+		if (p == child)
+			return 0;
+		if (p < 0 && errno != EINTR)
+			return -errno;
+		sig = sigwaitinfo(&set, NULL);
+		if (sig > 0 && sig != SIGCHLD)
+			kill(child, sig);
+	}
+}
+
+/* Fork COMMAND, held until it is in the cell's partition; 0 or -errno. */
+static int start_command(struct cell_host *h, char **argv,
+			 const sigset_t *mask, pid_t *child, char *why,
+			 size_t why_len)
+{
+	int go[2], ret;
+	char c = 0;
+
+	if (pipe2(go, O_CLOEXEC)) {
+		ret = -errno;
+		snprintf(why, why_len, "pipe: %s", strerror(errno));
+		return ret;
+	}
+	*child = fork();
+	if (*child < 0) {
+		ret = -errno;
+		snprintf(why, why_len, "fork: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return ret;
+	}
+	if (!*child) {
+		close(go[1]);
+		/* COMMAND gets the signals as the shell gave them to us. */
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		if (read(go[0], &c, 1) != 1 || c != 'g')
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "colorguard: cell exec: %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	ret = cell_host_enter(h, *child, why, why_len);
+	c = ret ? 'x' : 'g';
+	if (write(go[1], &c, 1) != 1 && !ret)
+		ret = -EIO;
+	close(go[1]);
+	return ret;
 }
 
 int cell_cmd_exec(int argc, char **argv)
 {
 	const char *config, *name;
-	char why[512], record[PATH_MAX];
+	char why[512], journal[PATH_MAX], sname[24];
 	const struct cg_cell *cell;
 	struct cell_host *h = NULL;
 	struct cg_system *sys;
-	struct sigaction sa;
-	int go[2], status = 0, ret;
-	pid_t child;
-	char c = 0;
+	int status = 0, ret, sig;
+	sigset_t mask, chld;
+	pid_t child = -1;
 
 	if (argc < 5 || strcmp(argv[3], "--")) {
 		fprintf(stderr, "usage: colorguard cell exec CONFIG CELL -- COMMAND [ARGS]\n");
@@ -76,14 +136,19 @@ int cell_cmd_exec(int argc, char **argv)
 	sys = cell_cli_load(config, name, &cell);
 	if (!sys)
 		return 1;
+	/* From here until all is given back, a stop signal waits its turn. */
+	cell_stop_block(&mask);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
 	ret = cell_state_create(name, why, sizeof(why));
 	if (ret) {
 		fprintf(stderr, "colorguard: cell exec: %s\n", why);
 		cg_system_free(sys);
 		return 1;
 	}
-	cell_state_path(name, "host", record, sizeof(record));
-	ret = cell_host_claim(&sys->cfg, cell, record, &h, why, sizeof(why));
+	cell_state_path(name, "journal", journal, sizeof(journal));
+	ret = cell_host_claim(&sys->cfg, cell, journal, &h, why, sizeof(why));
 	cg_system_free(sys);
 	if (ret) {
 		fprintf(stderr, "colorguard: cell exec: %s\n", why);
@@ -93,57 +158,29 @@ int cell_cmd_exec(int argc, char **argv)
 	cell_host_summary(h, why, sizeof(why));
 	fprintf(stderr, "colorguard: cell %s: %s\n", name, why);
 
-	/* The child waits until it is in the partition, then runs COMMAND. */
-	if (pipe2(go, O_CLOEXEC)) {
-		ret = -errno;
-		goto out;
+	/* A stop signal during the claim: COMMAND is not started at all. */
+	sig = cell_stop_take();
+	if (sig) {
+		fprintf(stderr, "colorguard: cell %s: %s before the command started\n",
+			name, cell_stop_name(sig, sname, sizeof(sname)));
+		ret = -EINTR;
+	} else {
+		ret = start_command(h, argv + 4, &mask, &child, why, sizeof(why));
+		if (ret)
+			fprintf(stderr, "colorguard: cell exec: %s\n", why);
 	}
-	child = fork();
-	if (child < 0) {
-		ret = -errno;
-		close(go[0]);
-		close(go[1]);
-		goto out;
-	}
-	if (!child) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1 || c != 'g')
-			_exit(126);
-		execvp(argv[4], argv + 4);
-		fprintf(stderr, "colorguard: cell exec: %s: %s\n", argv[4],
-			strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
-	ret = cell_host_enter(h, child, why, sizeof(why));
-	c = ret ? 'x' : 'g';
-	if (write(go[1], &c, 1) != 1 && !ret)
-		ret = -EIO;
-	close(go[1]);
-	if (ret)
-		fprintf(stderr, "colorguard: cell exec: %s\n", why);
-
-	/* Signals go to COMMAND; we stay to give the CPUs back. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	while (waitpid(child, &status, 0) < 0) {
-		if (errno != EINTR)
-			break;
-		if (got_signal)
-			kill(child, got_signal);
-		got_signal = 0;
-	}
-out:
+	if (child > 0 && wait_command(child, &status))
+		ret = -ECHILD;
 	if (cell_host_release(h, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell %s: release: %s (record kept in %s)\n",
-			name, why, record);
+		fprintf(stderr, "colorguard: cell %s: release: %s (journal kept in %s for colorguard cell gc)\n",
+			name, why, journal);
+		cell_state_remove(name);
 		return 1;
 	}
 	cell_state_remove(name);
 	fprintf(stderr, "colorguard: cell %s: released\n", name);
+	if (sig)
+		return 128 + sig;
 	if (ret)
 		return 1;
 	if (WIFEXITED(status))

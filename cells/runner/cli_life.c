@@ -3,7 +3,8 @@
  * The lifecycle commands of a cell that outlives the command that made
  * it: create (forks the supervisor, cli_supervisor.c), then load, start,
  * shutdown, stats and destroy as requests on its control socket
- * (cli_life.h); list walks /run/colorguard/.
+ * (cli_life.h); list walks /run/colorguard/, gc cleans up after the
+ * owners that are gone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -279,6 +280,49 @@ int cell_cmd_list(int argc, char **argv)
 			cpus[strcspn(cpus, "\n")] = '\0';
 		printf("%s %s %s\n", e->d_name, st ? st + 6 : "?",
 		       cpus ? cpus + 5 : "?");
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * gc: every cell directory whose owner (supervisor, `cell run`, `cell
+ * exec`) is gone gets its journal replayed and is removed; one line per
+ * cell cleaned. Run by colorguard.service and each cell's unit, so that
+ * root Linux gets its CPUs back without waiting for a command.
+ */
+int cell_cmd_gc(int argc, char **argv)
+{
+	char why[512];
+	struct dirent *e;
+	int rc = 0;
+	DIR *d;
+
+	(void)argv;
+	if (argc != 1) {
+		fprintf(stderr, "usage: colorguard cell gc\n");
+		return 2;
+	}
+	d = opendir(CELL_RUN_DIR);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !cell_name_ok(e->d_name) ||
+		    cell_state_live(e->d_name, NULL))
+			continue;
+		/* Checked again under the state lock: it may be a new owner's. */
+		switch (cell_state_clean(e->d_name, why, sizeof(why))) {
+		case 0:
+			printf("cell %s: owner gone, claim given back\n",
+			       e->d_name);
+			break;
+		case -EBUSY:
+			break;
+		default:
+			fprintf(stderr, "colorguard: cell %s: owner gone, giving its claim back failed: %s\n",
+				e->d_name, why);
+			rc = 1;
+		}
 	}
 	closedir(d);
 	return rc;

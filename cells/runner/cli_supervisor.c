@@ -23,6 +23,7 @@
 
 #include "cell_host.h"
 #include "cell_state.h"
+#include "cell_stop.h"
 #include "cell_vm.h"
 #include "cli_life.h"
 #include "system_int.h"
@@ -137,7 +138,7 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 	ret = cell_host_release(s->host, why, len);
 	s->host = NULL;
 	s->destroyed = true;
-	/* A failed release keeps the record for the next create to retry. */
+	/* A failed release keeps the journal for colorguard cell gc. */
 	if (!ret)
 		cell_state_remove(s->name);
 	else
@@ -298,8 +299,17 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	struct cell_vm_opts o = { .log_path = log };
 	struct sv s = { .name = name };
 	struct sigaction sa;
+	sigset_t serving;
 	int lsock = -1, ret, fd;
 
+	/*
+	 * A stop signal during the claim or the VM's creation waits until
+	 * they are whole (the vCPU threads inherit the block), then destroys
+	 * the cell. A create command gone meanwhile must not kill us with
+	 * SIGPIPE on the report.
+	 */
+	cell_stop_block(&serving);
+	signal(SIGPIPE, SIG_IGN);
 	/* sys (and cell in it) is freed once the cell is made. */
 	snprintf(name, sizeof(name), "%s", cell->name);
 	cell_state_set_owner(name, getpid());
@@ -318,7 +328,7 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	o.console = stdout;
 
-	cell_state_path(cell->name, "host", path, sizeof(path));
+	cell_state_path(cell->name, "journal", path, sizeof(path));
 	ret = cell_host_claim(&sys->cfg, cell, path, &s.host, why, sizeof(why));
 	if (!ret)
 		ret = cell_host_enter(s.host, getpid(), why, sizeof(why));
@@ -333,6 +343,7 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	if (ret) {
 		if (s.vm)
 			cell_vm_destroy(s.vm);
+		/* Not given back: the journal keeps the directory for gc. */
 		cell_host_release(s.host, NULL, 0);
 		cell_state_remove(cell->name);
 		snprintf(msg, sizeof(msg), "E%s", why);
@@ -354,12 +365,14 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	sa.sa_handler = sv_on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* No terminal to lose (setsid): a SIGHUP is nobody's stop. */
 	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
+	/* The stop signals are let in only while waiting: no lost wakeup. */
 	while (!s.destroyed && !sv_stop) {
+		struct timespec ts = { .tv_sec = 1 };
 		struct pollfd p = { .fd = lsock, .events = POLLIN };
 
-		if (poll(&p, 1, 1000) > 0)
+		if (ppoll(&p, 1, &ts, &serving) > 0)
 			sv_serve_one(&s, lsock);
 	}
 	close(lsock);

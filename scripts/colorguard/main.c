@@ -53,6 +53,8 @@ static const char usage_text[] =
 "                       take the cell's CPUs from root Linux (cpuset\n"
 "                       partition, IRQ affinity, memguard), run COMMAND in\n"
 "                       them, give everything back when it ends\n"
+"  cell gc              give back the claims of cells whose owner is gone\n"
+"                       (replays their journals in /run/colorguard/)\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
