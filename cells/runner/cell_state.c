@@ -217,15 +217,22 @@ static int lock_state(char *why, size_t why_len)
 	return fd;
 }
 
-int cell_state_clean(const char *name, char *why, size_t why_len)
+/* @fn under the state lock. */
+static int with_state_lock(int (*fn)(const char *, char *, size_t),
+			   const char *name, char *why, size_t why_len)
 {
 	int fd = lock_state(why, why_len), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = clean_locked(name, why, why_len);
+	ret = fn(name, why, why_len);
 	close(fd);
 	return ret;
+}
+
+int cell_state_clean(const char *name, char *why, size_t why_len)
+{
+	return with_state_lock(clean_locked, name, why, why_len);
 }
 
 static int create_locked(const char *name, char *why, size_t why_len);
@@ -233,13 +240,7 @@ static int create_locked(const char *name, char *why, size_t why_len);
 /* Two creates of one cell: the second must not take the first for stale. */
 int cell_state_create(const char *name, char *why, size_t why_len)
 {
-	int fd = lock_state(why, why_len), ret;
-
-	if (fd < 0)
-		return fd;
-	ret = create_locked(name, why, why_len);
-	close(fd);
-	return ret;
+	return with_state_lock(create_locked, name, why, why_len);
 }
 
 static int create_locked(const char *name, char *why, size_t why_len)
