@@ -252,8 +252,10 @@ int cell_host_partition_check(const struct cell_host *h, char *why,
 	if (!strncmp(buf, h->partition, strlen(h->partition)) &&
 	    !buf[strlen(h->partition)])
 		return 0;
-	cell_why(why, why_len, "the kernel made the cell's partition \"%s\"",
-		 buf);
+	/* The kernel may say so before the CPU is out of the online mask. */
+	cell_why(why, why_len, "the kernel made the cell's partition \"%s\"%s",
+		 buf, strchr(buf, '(') ? "" :
+		 " (a CPU of the cell going offline, or taken by another cpuset)");
 	return -ENXIO;
 }
 
