@@ -13,7 +13,8 @@
  *      the cell's CPUs, of type "isolated" (no load balancing, no root
  *      task can run there; a kernel that refuses "isolated" gets a
  *      "root" partition, which still keeps root's tasks off; one without
- *      partitions is refused);
+ *      partitions is refused); only the runner's vCPU threads enter it
+      (cell_host_enter_threads()), `cell exec`'s command whole;
  *   2. every movable IRQ's affinity (/proc/irq/N/smp_affinity_list) and
  *      the default affinity for new IRQs moved off those CPUs;
  *   3. memguard (when loaded): a critical cell's CPUs marked critical, a
@@ -95,6 +96,30 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 /* Move process pid (all its threads) into the cell's partition. */
 int cell_host_enter(struct cell_host *h, pid_t pid, char *why,
 		    size_t why_len);
+
+/*
+ * Let the calling process's vCPU threads alone into the partition: the
+ * partition made a threaded cgroup, the process moved to the cgroup root
+ * (its threaded domain), where it and every other thread of it run on
+ * root Linux's CPUs. threads[len]: the partition's cgroup.threads, to
+ * which each vCPU thread writes its own TID. Not with cell_host_enter().
+ */
+int cell_host_enter_threads(struct cell_host *h, char *threads, size_t len,
+			    char *why, size_t why_len);
+
+/*
+ * The partition's state file (cpuset.cpus.partition), opened for poll():
+ * the kernel raises POLLPRI when the partition changes state. -errno.
+ */
+int cell_host_partition_open(const struct cell_host *h);
+
+/*
+ * 0 while the cell's CPUs are online and its partition valid; else
+ * -ENXIO with why naming the offline CPUs or the kernel's words for the
+ * partition (its CPUs taken by a change to another cpuset).
+ */
+int cell_host_partition_check(const struct cell_host *h, char *why,
+			      size_t why_len);
 
 /*
  * Give everything back by the journal's replay and free h: memguard

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -179,6 +180,85 @@ int cell_host_enter(struct cell_host *h, pid_t pid, char *why,
 	return ret;
 }
 
+int cell_host_enter_threads(struct cell_host *h, char *threads, size_t len,
+			    char *why, size_t why_len)
+{
+	char path[PATH_MAX], buf[VAL_MAX], pid[24];
+	int ret;
+
+	/*
+	 * A thread may only move between the cgroups of its process's
+	 * threaded domain: the partition becomes a threaded child of the
+	 * cgroup root (a kernel partition root, so still a partition) and
+	 * the process goes to the root, the domain of both.
+	 */
+	snprintf(path, sizeof(path), "%s/cgroup.type", h->cgroup);
+	ret = host_read_line(path, buf, sizeof(buf));
+	if (!ret && strcmp(buf, "threaded"))
+		ret = host_write_val(path, "threaded");
+	if (ret) {
+		cell_why(why, why_len, "%s: cannot make the partition threaded: %s",
+			 path, strerror(-ret));
+		return ret;
+	}
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	ret = host_write_val(CG_ROOT "/cgroup.procs", pid);
+	if (ret) {
+		cell_why(why, why_len, "moving pid %s into %s: %s", pid, CG_ROOT,
+			 strerror(-ret));
+		return ret;
+	}
+	snprintf(threads, len, "%s/cgroup.threads", h->cgroup);
+	return 0;
+}
+
+int cell_host_partition_open(const struct cell_host *h)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", h->cgroup);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int cell_host_partition_check(const struct cell_host *h, char *why,
+			      size_t why_len)
+{
+	char path[PATH_MAX], buf[VAL_MAX], off[VAL_MAX];
+	struct hvc_mask online, gone;
+	unsigned int c;
+	int ret;
+
+	/* A CPU of a cell of several may go with its partition still valid. */
+	hvc_mask_zero(&gone);
+	if (!host_read_list(CPU_ONLINE, &online))
+		for (c = hvc_mask_next(&h->cpus, 0); c < HVC_MAX_CPUS;
+		     c = hvc_mask_next(&h->cpus, c + 1))
+			if (!hvc_mask_test(&online, c))
+				hvc_mask_set(&gone, c);
+	if (!hvc_mask_empty(&gone)) {
+		host_fmt_list(&gone, off, sizeof(off));
+		cell_why(why, why_len, "CPU %s of the cell went offline", off);
+		return -ENXIO;
+	}
+	snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", h->cgroup);
+	ret = host_read_line(path, buf, sizeof(buf));
+	if (ret) {
+		cell_why(why, why_len, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	/* "isolated invalid (reason)", "root invalid (reason)", "member". */
+	if (!strncmp(buf, h->partition, strlen(h->partition)) &&
+	    !buf[strlen(h->partition)])
+		return 0;
+	/* The kernel may say so before the CPU is out of the online mask. */
+	cell_why(why, why_len, "the kernel made the cell's partition \"%s\"%s",
+		 buf, strchr(buf, '(') ? "" :
+		 " (a CPU of the cell going offline, or taken by another cpuset)");
+	return -ENXIO;
+}
+
 /* ---- the journal's lines: "mount", "controller cpuset", "partition CPUS" ---- */
 
 static int parse_none(struct host_entry *e, char *const *args)
@@ -232,6 +312,21 @@ static int undo_controller(struct cell_host *h, const struct host_entry *e,
 	return 0;
 }
 
+/*
+ * A task of the partition back to the cgroup root: a vCPU thread of a
+ * threaded partition alone; a process of a domain one (`cell exec`, or a
+ * journal of a runner before threaded partitions) whole, as the kernel
+ * moves no thread out of its process's domain.
+ */
+static int move_to_root(const char *tid)
+{
+	int ret = host_write_val(CG_ROOT "/cgroup.threads", tid);
+
+	if (ret && ret != -ESRCH)
+		ret = host_write_val(CG_ROOT "/cgroup.procs", tid);
+	return ret;
+}
+
 /* The partition's tasks moved to the cgroup root, the partition removed. */
 static int undo_partition(struct cell_host *h, const struct host_entry *e,
 			  struct host_undo *u)
@@ -249,16 +344,16 @@ static int undo_partition(struct cell_host *h, const struct host_entry *e,
 	 * it says EBUSY.
 	 */
 	for (tries = 0; tries < 100; tries++) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		snprintf(path, sizeof(path), "%s/cgroup.threads", cg);
 		f = fopen(path, "re");
 		if (!f && errno == ENOENT)
 			return 0;
 		while (f && fgets(buf, sizeof(buf), f)) {
 			buf[strcspn(buf, "\n")] = '\0';
-			ret = host_write_val(CG_ROOT "/cgroup.procs", buf);
+			ret = move_to_root(buf);
 			/* ESRCH: it exited meanwhile. */
 			if (ret && ret != -ESRCH)
-				host_undo_fail(u, ret, "moving pid %s to %s: %s",
+				host_undo_fail(u, ret, "moving task %s to %s: %s",
 					       buf, CG_ROOT, strerror(-ret));
 		}
 		if (f)

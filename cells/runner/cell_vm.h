@@ -122,6 +122,12 @@ struct cell_vm_opts {
 	bool no_color;
 	void *console;		/* FILE * */
 	const char *log_path;
+	/*
+	 * A cgroup.threads file each vCPU thread writes its TID to before it
+	 * pins itself (cell_host_enter_threads()); NULL: they stay in the
+	 * process's cgroup.
+	 */
+	const char *vcpu_threads;
 };
 
 int cell_vm_create_opts(const struct cg_config *cfg,

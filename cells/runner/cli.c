@@ -21,6 +21,7 @@
 #include "cell_state.h"
 #include "cell_stop.h"
 #include "cell_vm.h"
+#include "cell_watch.h"
 #include "colorguard.h"
 #include "guest_text.h"
 #include "system.h"
@@ -174,7 +175,8 @@ static int cmd_run(int argc, char **argv)
 	struct cell_stats st;
 	struct cell_vm *vm;
 	struct cell_host *host = NULL;
-	char journal[PATH_MAX], sname[24];
+	char journal[PATH_MAX], threads[PATH_MAX], sname[24];
+	struct cell_watch *watch = NULL;
 	bool have_state = false;
 	int sig = 0;
 
@@ -254,21 +256,29 @@ static int cmd_run(int argc, char **argv)
 		ret = cell_host_claim(cfg, cell, journal, &host, why, sizeof(why));
 	}
 	if (!ret)
-		ret = cell_host_enter(host, getpid(), why, sizeof(why));
+		ret = cell_host_enter_threads(host, threads, sizeof(threads),
+					      why, sizeof(why));
 	if (ret) {
 		fprintf(stderr, "colorguard: cell %s: %s\n", cell->name, why);
 		goto out;
 	}
+	o.vcpu_threads = threads;
 	sig = cell_stop_take();
 	if (sig)
 		goto out;
 	ret = cell_vm_create_opts(cfg, cell, &o, &vm, why, sizeof(why));
+	if (!ret) {
+		ret = cell_watch_start(host, vm, &watch, why, sizeof(why));
+		if (ret)
+			cell_vm_destroy(vm);
+	}
 	if (ret) {
 		fprintf(stderr, "colorguard: cell %s: %s\n", cell->name, why);
 		goto out;
 	}
 	sig = cell_stop_take();
 	if (sig) {
+		cell_watch_stop(watch);
 		cell_vm_destroy(vm);
 		goto out;
 	}
@@ -290,9 +300,12 @@ static int cmd_run(int argc, char **argv)
 		printf("cell %s: color check: %s\n", cell->name, why);
 	ret = cell_vm_load(vm, image, addr, args, why, sizeof(why));
 	if (!ret)
+		ret = cell_host_partition_check(host, why, sizeof(why));
+	if (!ret)
 		ret = cell_vm_start(vm, why, sizeof(why));
 	if (ret) {
 		fprintf(stderr, "colorguard: cell %s: %s\n", cell->name, why);
+		cell_watch_stop(watch);
 		cell_vm_destroy(vm);
 		goto out;
 	}
@@ -314,6 +327,7 @@ static int cmd_run(int argc, char **argv)
 	print_bwlock(cell->name, &st);
 	if (results)
 		print_results(vm);
+	cell_watch_stop(watch);
 	cell_vm_destroy(vm);
 	status = st.state == CELL_SHUT_DOWN ? 0 : EXIT_PROBLEMS;
 out:

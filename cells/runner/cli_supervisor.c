@@ -25,6 +25,7 @@
 #include "cell_state.h"
 #include "cell_stop.h"
 #include "cell_vm.h"
+#include "cell_watch.h"
 #include "cli_life.h"
 #include "system_int.h"
 
@@ -40,6 +41,7 @@ struct sv {
 	const char *name;
 	struct cell_vm *vm;
 	struct cell_host *host;
+	struct cell_watch *watch;
 	bool destroyed;
 	bool node;		/* /dev/mm-color-<cell> made */
 };
@@ -123,6 +125,8 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 {
 	int ret;
 
+	cell_watch_stop(s->watch);
+	s->watch = NULL;
 	cell_vm_destroy(s->vm);
 	s->vm = NULL;
 	if (s->node) {
@@ -192,7 +196,9 @@ static int sv_handle(struct sv *s, char *req, char *out, size_t len)
 		ret = cell_vm_load(s->vm, lines[2], addr, n == 4 ? lines[3] : NULL,
 				   why, sizeof(why));
 	} else if (!strcmp(lines[0], "start") && n == 1) {
-		ret = cell_vm_start(s->vm, why, sizeof(why));
+		ret = cell_host_partition_check(s->host, why, sizeof(why));
+		if (!ret)
+			ret = cell_vm_start(s->vm, why, sizeof(why));
 	} else if (!strcmp(lines[0], "shutdown") &&
 		   (n == 1 || (n == 2 && !strcmp(lines[1], "force")))) {
 		ret = cell_vm_shutdown(s->vm, n == 2, SHUTDOWN_MS, why,
@@ -295,8 +301,8 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 		   int report)
 {
 	char why[512], path[PATH_MAX], msg[600], name[CG_NAME_MAX + 1];
-	char log[PATH_MAX];
-	struct cell_vm_opts o = { .log_path = log };
+	char log[PATH_MAX], threads[PATH_MAX];
+	struct cell_vm_opts o = { .log_path = log, .vcpu_threads = threads };
 	struct sv s = { .name = name };
 	struct sigaction sa;
 	sigset_t serving;
@@ -331,16 +337,20 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	cell_state_path(cell->name, "journal", path, sizeof(path));
 	ret = cell_host_claim(&sys->cfg, cell, path, &s.host, why, sizeof(why));
 	if (!ret)
-		ret = cell_host_enter(s.host, getpid(), why, sizeof(why));
+		ret = cell_host_enter_threads(s.host, threads, sizeof(threads),
+					      why, sizeof(why));
 	if (!ret)
 		ret = cell_vm_create_opts(&sys->cfg, cell, &o, &s.vm, why,
 					  sizeof(why));
+	if (!ret)
+		ret = cell_watch_start(s.host, s.vm, &s.watch, why, sizeof(why));
 	if (!ret) {
 		lsock = sv_listen(cell->name, why, sizeof(why));
 		if (lsock < 0)
 			ret = -EIO;
 	}
 	if (ret) {
+		cell_watch_stop(s.watch);
 		if (s.vm)
 			cell_vm_destroy(s.vm);
 		/* Not given back: the journal keeps the directory for gc. */
@@ -367,12 +377,14 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	sigaction(SIGINT, &sa, NULL);
 	/* No terminal to lose (setsid): a SIGHUP is nobody's stop. */
 	signal(SIGHUP, SIG_IGN);
-	/* The stop signals are let in only while waiting: no lost wakeup. */
+	/*
+	 * The stop signals are let in only while waiting: no lost wakeup,
+	 * and no timeout either: a request or a signal wakes us.
+	 */
 	while (!s.destroyed && !sv_stop) {
-		struct timespec ts = { .tv_sec = 1 };
 		struct pollfd p = { .fd = lsock, .events = POLLIN };
 
-		if (ppoll(&p, 1, &ts, &serving) > 0)
+		if (ppoll(&p, 1, NULL, &serving) > 0)
 			sv_serve_one(&s, lsock);
 	}
 	close(lsock);

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vCPU threads: one per cell CPU, pinned to it, each running KVM_RUN and
- * handing every exit to exit.c; the cell's end, start and wait.
+ * vCPU threads: one per cell CPU, each placed by itself (into the cell's
+ * partition, pinned to its CPU, SCHED_FIFO if the cell says so) before it
+ * runs KVM_RUN and hands every exit to exit.c; the cell's end, start and
+ * wait.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vm_int.h"
 
@@ -61,12 +65,62 @@ void cell_end(struct cell_vm *vm, enum cell_state st, int cpu,
 	request_stop(vm);
 }
 
+/*
+ * The calling thread into the partition (only a thread can name itself:
+ * its TID), then onto its CPU, which is the partition's, then its policy.
+ */
+static int vcpu_place(struct cell_vcpu *v, char *why, size_t len)
+{
+	struct cell_vm *vm = v->vm;
+	struct sched_param sp = { .sched_priority = vm->vcpu_priority };
+	char tid[24];
+	cpu_set_t set;
+	int fd, n, ret;
+
+	if (vm->vcpu_threads[0]) {
+		n = snprintf(tid, sizeof(tid), "%d", (int)gettid());
+		fd = open(vm->vcpu_threads, O_WRONLY | O_CLOEXEC);
+		ret = fd < 0 || write(fd, tid, n) != n ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (ret) {
+			cell_why(why, len, "thread %s into %s: %s", tid,
+				 vm->vcpu_threads, strerror(-ret));
+			return ret;
+		}
+	}
+	CPU_ZERO(&set);
+	CPU_SET(v->host_cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		ret = -errno;
+		cell_why(why, len, "pinning to CPU %d: %s", v->host_cpu,
+			 strerror(errno));
+		return ret;
+	}
+	if (vm->vcpu_priority && sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		ret = -errno;
+		cell_why(why, len, "SCHED_FIFO priority %d: %s",
+			 vm->vcpu_priority, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct cell_vcpu *v = arg;
 	struct cell_vm *vm = v->vm;
+	char why[sizeof(v->place_why)];
+	int ret = vcpu_place(v, why, sizeof(why));
 
-	while (!atomic_load(&vm->stopping)) {
+	pthread_mutex_lock(&vm->lock);
+	v->placed = true;
+	v->place_err = ret;
+	if (ret)
+		snprintf(v->place_why, sizeof(v->place_why), "%s", why);
+	pthread_cond_broadcast(&vm->cond);
+	pthread_mutex_unlock(&vm->lock);
+	while (!ret && !atomic_load(&vm->stopping)) {
 		if (ioctl(v->fd, KVM_RUN, 0) < 0) {
 			if (errno == EINTR || errno == EAGAIN) {
 				cell_exit_count(vm, CELL_EXIT_INTR);
@@ -95,27 +149,20 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
 	atomic_store(&vm->stopping, false);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];
-		pthread_attr_t attr;
-		cpu_set_t set;
 
 		v->run->immediate_exit = 0;
 		v->line_len = 0;
+		v->placed = false;
 		ret = cell_arch_vcpu_reset(vm, v, why, len);
 		if (ret)
 			goto fail;
-		CPU_ZERO(&set);
-		CPU_SET(v->host_cpu, &set);
-		pthread_attr_init(&attr);
-		ret = -pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		/* Running before it exists: its own exit may clear it first. */
 		pthread_mutex_lock(&vm->kick_lock);
 		v->thread_running = true;
-		if (!ret)
-			ret = -pthread_create(&v->thread, &attr, vcpu_thread, v);
+		ret = -pthread_create(&v->thread, NULL, vcpu_thread, v);
 		if (ret)
 			v->thread_running = false;
 		pthread_mutex_unlock(&vm->kick_lock);
-		pthread_attr_destroy(&attr);
 		if (ret) {
 			cell_why(why, len, "vCPU %u on CPU %d: %s", i,
 				 v->host_cpu, strerror(-ret));
@@ -124,6 +171,17 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
 		pthread_mutex_lock(&vm->join_lock);
 		v->thread_created = true;
 		pthread_mutex_unlock(&vm->join_lock);
+		/* Placed before the next is made: a start fails whole. */
+		pthread_mutex_lock(&vm->lock);
+		while (!v->placed)
+			pthread_cond_wait(&vm->cond, &vm->lock);
+		ret = v->place_err;
+		pthread_mutex_unlock(&vm->lock);
+		if (ret) {
+			cell_why(why, len, "vCPU %u on CPU %d: %s", i,
+				 v->host_cpu, v->place_why);
+			goto fail;
+		}
 	}
 	return 0;
 fail:

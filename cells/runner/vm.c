@@ -221,6 +221,10 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	if (opts && opts->log_path)
 		snprintf(vm->con.log_path, sizeof(vm->con.log_path), "%s",
 			 opts->log_path);
+	if (opts && opts->vcpu_threads)
+		snprintf(vm->vcpu_threads, sizeof(vm->vcpu_threads), "%s",
+			 opts->vcpu_threads);
+	vm->vcpu_priority = cell->vcpu_priority.line ? cell->vcpu_priority.v : 0;
 	vm->con.off = cell->console_output_line && !cell->console_output;
 	vm->storm.rate = cell->exit_rate.line ? cell->exit_rate.v :
 			 CELL_EXIT_RATE_DEFAULT;

@@ -3,6 +3,7 @@
 #ifndef COLORGUARD_CELL_VM_INT_H
 #define COLORGUARD_CELL_VM_INT_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -44,6 +45,10 @@ struct cell_vcpu {
 	pthread_t thread;
 	bool thread_created;		/* not joined yet; under join_lock */
 	bool thread_running;		/* may be kicked; under kick_lock */
+	/* Its thread placed (cgroup, CPU, policy), or place_err; vm->lock. */
+	bool placed;
+	int place_err;
+	char place_why[160];
 	char line[CELL_CONSOLE_LINE_MAX];	/* console line being assembled */
 	size_t line_len;
 };
@@ -116,6 +121,8 @@ struct cell_vm {
 	unsigned int nr_vcpus;
 	struct cell_vcpu vcpus[CELL_MAX_VCPUS];
 	int has_pmu;
+	char vcpu_threads[PATH_MAX];	/* cell_vm_opts.vcpu_threads, or "" */
+	int vcpu_priority;		/* SCHED_FIFO; 0: the default policy */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* on CLOCK_MONOTONIC */

@@ -94,6 +94,7 @@ struct cg_cell {
 	struct cg_u64 bwlock_min_gap_ms;	/* a release to the next acquisition */
 	struct cg_u64 bwlock_min_level;		/* lowest per mille */
 	struct cg_u64 exit_rate;	/* exits a second before it fails */
+	struct cg_u64 vcpu_priority;	/* SCHED_FIFO priority; 0 line: none */
 	bool console_output;		/* false: the console is off */
 	unsigned int console_output_line;	/* 0: not given (on) */
 	unsigned int line;
@@ -121,6 +122,10 @@ static inline uint64_t cg_cell_bwlock_level(const struct cg_cell *cell)
 /* A cell's exit_rate: exits a second it may cause. */
 #define CG_EXIT_RATE_MIN	100
 #define CG_EXIT_RATE_MAX	10000000
+
+/* A cell's vcpu_priority: SCHED_FIFO's range (sched_get_priority_max). */
+#define CG_VCPU_PRIORITY_MIN	1
+#define CG_VCPU_PRIORITY_MAX	99
 
 /* Longest `args` (the comm region's args field, with its NUL). */
 #define CG_ARGS_MAX		767

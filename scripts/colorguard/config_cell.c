@@ -43,7 +43,7 @@ static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
 	"image", "args", "comm", "console", "autostart", "bwlock",
 	"console_output", "exit_rate", "bwlock_max_hold_ms",
-	"bwlock_min_gap_ms", "bwlock_min_level", NULL
+	"bwlock_min_gap_ms", "bwlock_min_level", "vcpu_priority", NULL
 };
 
 static int valid_name(const char *s)
@@ -188,6 +188,11 @@ static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
 	if (cell->exit_rate.line && cell->type == CG_CELL_ROOT)
 		cg_err(c->d, cell->exit_rate.line, c->label, "exit_rate",
 		       "the root cell is root Linux itself: it makes no exits");
+	cfg_get_u64(c, s, NULL, "vcpu_priority", CG_VCPU_PRIORITY_MIN,
+		    CG_VCPU_PRIORITY_MAX, &cell->vcpu_priority);
+	if (cell->vcpu_priority.line && cell->type == CG_CELL_ROOT)
+		cg_err(c->d, cell->vcpu_priority.line, c->label, "vcpu_priority",
+		       "the root cell is root Linux itself: it has no vCPU threads");
 	cfg_get_bool(c, s, NULL, "console_output", &cell->console_output,
 		     &cell->console_output_line);
 	if (cell->console_output_line && cell->type == CG_CELL_ROOT)

@@ -2,12 +2,13 @@
 /*
  * roottasks CPU: root Linux's user tasks that could run on CPU, seen from
  * every thread in /proc: prints "ALLOWED RAN", the number of threads
- * outside the colorguard-* cgroups whose affinity (sched_getaffinity)
- * includes CPU, and the number of runnable ones (state R) whose CPU
- * (field 39 of /proc/PID/task/TID/stat) is CPU. A sleeping thread keeps
- * the CPU it last ran on, from before the claim too: not counted. Kernel
- * threads are left out (PF_KTHREAD): per-CPU kthreads stay on every CPU.
- * With -v, names the threads counted.
+ * outside the colorguard-* cgroups (each thread's own: a runner's vCPU
+ * threads are in its cell's partition, its other threads are not) whose
+ * affinity (sched_getaffinity) includes CPU, and the number of runnable
+ * ones (state R) whose CPU (field 39 of /proc/PID/task/TID/stat) is CPU.
+ * A sleeping thread keeps the CPU it last ran on, from before the claim
+ * too: not counted. Kernel threads are left out (PF_KTHREAD): per-CPU
+ * kthreads stay on every CPU. With -v, names the threads counted.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,13 +19,14 @@
 
 #define PF_KTHREAD	0x00200000
 
-static int in_cell(const char *pid)
+static int in_cell(const char *pid, const char *tid)
 {
 	char path[600], line[512];
 	FILE *f;
 	int found = 0;
 
-	snprintf(path, sizeof(path), "/proc/%s/cgroup", pid);
+	/* Per thread: only a runner's vCPU threads are in its partition. */
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/cgroup", pid, tid);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -86,8 +88,7 @@ int main(int argc, char **argv)
 	while ((e = readdir(d))) {
 		char path[600];
 
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
-		    in_cell(e->d_name))
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/task", e->d_name);
 		td = opendir(path);
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 			int last;
 
 			if (t->d_name[0] < '0' || t->d_name[0] > '9' ||
+			    in_cell(e->d_name, t->d_name) ||
 			    stat_of(e->d_name, t->d_name, &flags, &last, &state) ||
 			    (flags & PF_KTHREAD))
 				continue;
