@@ -137,6 +137,7 @@ struct cell_vm {
 	 */
 	pthread_mutex_t kick_lock, join_lock;
 	enum cell_state state;
+	bool vcpus_go;			/* every vCPU placed: run; under lock */
 	atomic_bool stopping;
 	uint64_t exits[CELL_EXIT_KINDS];
 	uint64_t t_start, t_stop, create_ns;
