@@ -112,6 +112,7 @@ void cell_comm_reset(struct cell_vm *vm)
 	c->bwlock_max_hold_ms = vm->bw.lim.max_hold_ms;
 	c->bwlock_min_gap_ms = vm->bw.lim.min_gap_ms;
 	c->bwlock_min_level = vm->bw.lim.min_level;
+	c->tsc_khz = vm->tsc_khz;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	copy_out(c->signature, CELL_COMM_SIGNATURE, 8);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The exits of a vCPU: the console register (console.c), the
- * bandwidth-lock register (bwlock.c), the inmate's stop, and every exit
+ * bandwidth-lock register (bwlock.c), the inmate's stop (the stop
+ * register, or PSCI SYSTEM_OFF on arm64), and every exit
  * the runner cannot serve, which fails the cell.
  */
 #include <stdarg.h>
@@ -57,6 +58,21 @@ static void inmate_stopped(struct cell_vcpu *v, uint32_t state)
 }
 
 /*
+ * The inmate's stop on vCPU v (x86: a write of the stop register; a hlt
+ * without an in-kernel local APIC): the cell stops on vCPU 0's, or on any
+ * vCPU's once the inmate says done or failed; otherwise a secondary
+ * parks (its thread ends, the cell goes on).
+ */
+static void vcpu_stops(struct cell_vcpu *v)
+{
+	uint32_t state = cell_comm_get_inmate_state(v->vm);
+
+	if (v->idx == 0 || state == CELL_INMATE_DONE ||
+	    state == CELL_INMATE_FAILED)
+		inmate_stopped(v, state);
+}
+
+/*
  * Count one exit the runner served, refused or not: a cell that makes
  * more than CELL_REFUSED_PER_S refused requests or more than its
  * exit_rate exits in a second is failed (an exit storm costs root Linux
@@ -104,12 +120,25 @@ static int console_exit(struct cell_vcpu *v)
 	return exit_budget(v, false, NULL);
 }
 
+/* The stop register: a 32-bit write stops the vCPU, nothing else does. */
+static int stop_exit(struct cell_vcpu *v)
+{
+	struct kvm_run *run = v->run;
+
+	if (run->mmio.is_write && run->mmio.len == CELL_STOP_REG_SIZE) {
+		vcpu_stops(v);
+		return -1;
+	}
+	if (!run->mmio.is_write)
+		memset(run->mmio.data, 0, sizeof(run->mmio.data));
+	return exit_budget(v, true, "a stop-register access that is not a 32-bit write");
+}
+
 /* One exit; 0 to go on running. */
 int cell_exit_handle(struct cell_vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	struct cell_vm *vm = v->vm;
-	uint32_t state;
 
 	switch (run->exit_reason) {
 	case KVM_EXIT_MMIO:
@@ -119,6 +148,8 @@ int cell_exit_handle(struct cell_vcpu *v)
 		if (run->mmio.phys_addr == vm->bwlock_gpa)
 			return exit_budget(v, cell_bwlock_exit(v),
 				     "a bandwidth-lock request");
+		if (run->mmio.phys_addr == vm->stop_gpa)
+			return stop_exit(v);
 		cell_vcpu_fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM, console or bandwidth-lock register",
 			       run->mmio.is_write ? "write" : "read", run->mmio.len,
 			       (unsigned long long)run->mmio.phys_addr);
@@ -130,14 +161,11 @@ int cell_exit_handle(struct cell_vcpu *v)
 		return -1;
 	case KVM_EXIT_HLT:
 		/*
-		 * x86: the inmate's stop on vCPU 0, or on any vCPU once the
-		 * inmate says done or failed; otherwise a secondary parks.
+		 * Never with the in-kernel local APIC the x86 runner creates
+		 * (KVM halts the vCPU itself); kept as the stop it was.
 		 */
 		cell_exit_count(vm, CELL_EXIT_HLT);
-		state = cell_comm_get_inmate_state(vm);
-		if (v->idx == 0 || state == CELL_INMATE_DONE ||
-		    state == CELL_INMATE_FAILED)
-			inmate_stopped(v, state);
+		vcpu_stops(v);
 		return -1;
 	case KVM_EXIT_SYSTEM_EVENT:
 		cell_exit_count(vm, CELL_EXIT_SYSTEM_EVENT);

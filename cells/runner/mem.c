@@ -143,8 +143,9 @@ static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 }
 
 /*
- * Regions, comm page, console and bandwidth-lock register must not
- * overlap one another; the register shares the console's 2 MiB page,
+ * Regions, comm page, console and the registers after it (bandwidth
+ * lock, stop) must not overlap one another; the registers share the
+ * console's 2 MiB page,
  * which each arch maps as device memory (so its 1 GiB block too).
  */
 static int check_layout(struct cell_vm *vm, char *why, size_t len)
@@ -153,10 +154,10 @@ static int check_layout(struct cell_vm *vm, char *why, size_t len)
 	unsigned int i, j;
 
 	if (vm->console_gpa / mib2 !=
-	    (vm->bwlock_gpa + CELL_BWLOCK_REG_SIZE - 1) / mib2) {
-		cell_why(why, len, "console 0x%llx: the bandwidth-lock register at console + %u would leave its 2 MiB page",
+	    (vm->console_gpa + CELL_DEVICE_REGS_SIZE - 1) / mib2) {
+		cell_why(why, len, "console 0x%llx: the registers up to console + %u would leave its 2 MiB page",
 			 (unsigned long long)vm->console_gpa,
-			 CELL_BWLOCK_REG_OFFSET);
+			 CELL_DEVICE_REGS_SIZE);
 		return -EINVAL;
 	}
 	for (i = 0; i < vm->nr_slots; i++) {
@@ -169,8 +170,8 @@ static int check_layout(struct cell_vm *vm, char *why, size_t len)
 			return -EINVAL;
 		}
 		if (overlaps(a->gpa, a->size, vm->console_gpa,
-			     CELL_BWLOCK_REG_OFFSET + CELL_BWLOCK_REG_SIZE)) {
-			cell_why(why, len, "console 0x%llx (or the bandwidth-lock register after it) lies in guest RAM 0x%llx +0x%llx",
+			     CELL_DEVICE_REGS_SIZE)) {
+			cell_why(why, len, "console 0x%llx (or a register after it) lies in guest RAM 0x%llx +0x%llx",
 				 (unsigned long long)vm->console_gpa,
 				 (unsigned long long)a->gpa,
 				 (unsigned long long)a->size);

@@ -119,6 +119,13 @@ static void *vcpu_thread(void *arg)
 	if (ret)
 		snprintf(v->place_why, sizeof(v->place_why), "%s", why);
 	pthread_cond_broadcast(&vm->cond);
+	/*
+	 * No vCPU runs before every one is placed: placing (a cgroup move)
+	 * can take the guest a while, and an SMP inmate starts its other
+	 * vCPUs at once.
+	 */
+	while (!vm->vcpus_go)
+		pthread_cond_wait(&vm->cond, &vm->lock);
 	pthread_mutex_unlock(&vm->lock);
 	while (!ret && !atomic_load(&vm->stopping)) {
 		if (ioctl(v->fd, KVM_RUN, 0) < 0) {
@@ -142,11 +149,14 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
 {
 	struct sigaction sa = { .sa_handler = kick };	/* no SA_RESTART */
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIG_KICK, &sa, NULL);
 	atomic_store(&vm->stopping, false);
+	pthread_mutex_lock(&vm->lock);
+	vm->vcpus_go = false;
+	pthread_mutex_unlock(&vm->lock);
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct cell_vcpu *v = &vm->vcpus[i];
 
@@ -171,20 +181,33 @@ int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len)
 		pthread_mutex_lock(&vm->join_lock);
 		v->thread_created = true;
 		pthread_mutex_unlock(&vm->join_lock);
-		/* Placed before the next is made: a start fails whole. */
-		pthread_mutex_lock(&vm->lock);
+	}
+	/* Every one placed, or the start fails whole with the first reason. */
+	pthread_mutex_lock(&vm->lock);
+	for (i = 0; i < vm->nr_vcpus && !ret; i++) {
+		struct cell_vcpu *v = &vm->vcpus[i];
+
 		while (!v->placed)
 			pthread_cond_wait(&vm->cond, &vm->lock);
 		ret = v->place_err;
-		pthread_mutex_unlock(&vm->lock);
-		if (ret) {
+		if (ret)
 			cell_why(why, len, "vCPU %u on CPU %d: %s", i,
 				 v->host_cpu, v->place_why);
-			goto fail;
-		}
 	}
-	return 0;
+	if (ret)
+		atomic_store(&vm->stopping, true);
+	vm->vcpus_go = true;
+	pthread_cond_broadcast(&vm->cond);
+	pthread_mutex_unlock(&vm->lock);
+	if (!ret)
+		return 0;
 fail:
+	/* Threads made so far wait for the go: let them see the stop. */
+	atomic_store(&vm->stopping, true);
+	pthread_mutex_lock(&vm->lock);
+	vm->vcpus_go = true;
+	pthread_cond_broadcast(&vm->cond);
+	pthread_mutex_unlock(&vm->lock);
 	cell_vcpus_stop(vm);
 	return ret;
 }

@@ -233,6 +233,7 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	vm->comm_gpa = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;
 	vm->console_gpa = cell->console.line ? cell->console.v :
 			  cell_arch_console_default();
+	vm->stop_gpa = vm->console_gpa + CELL_STOP_REG_OFFSET;
 	cell_bwlock_init(vm, cell);
 	pthread_mutex_init(&vm->lock, NULL);
 	pthread_mutex_init(&vm->kick_lock, NULL);

@@ -49,6 +49,9 @@ struct cell_vcpu {
 	bool placed;
 	int place_err;
 	char place_why[160];
+	/* x86: the local APIC as KVM created it, restored at every start */
+	uint64_t apic_base0;
+	unsigned char lapic0[1024];		/* struct kvm_lapic_state */
 	char line[CELL_CONSOLE_LINE_MAX];	/* console line being assembled */
 	size_t line_len;
 };
@@ -116,7 +119,8 @@ struct cell_vm {
 	struct cell_slot slots[CELL_MAX_SLOTS];
 	/* guest memory: only comm_access.c touches it */
 	volatile struct cell_comm *comm;
-	uint64_t comm_gpa, console_gpa, bwlock_gpa;
+	uint64_t comm_gpa, console_gpa, bwlock_gpa, stop_gpa;
+	uint32_t tsc_khz;		/* x86: KVM_GET_TSC_KHZ, 0: unknown */
 	uint64_t entry;
 	unsigned int nr_vcpus;
 	struct cell_vcpu vcpus[CELL_MAX_VCPUS];
@@ -133,6 +137,7 @@ struct cell_vm {
 	 */
 	pthread_mutex_t kick_lock, join_lock;
 	enum cell_state state;
+	bool vcpus_go;			/* every vCPU placed: run; under lock */
 	atomic_bool stopping;
 	uint64_t exits[CELL_EXIT_KINDS];
 	uint64_t t_start, t_stop, create_ns;

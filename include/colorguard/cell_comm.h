@@ -42,7 +42,8 @@
  *  1020     2  bwlock_min_gap_ms   runner   the config's keys of these names
  *  1022     2  bwlock_min_level    runner   (0: a runner without limits)
  *  1024     4  results_count    inmate      entries used (<= RESULTS_MAX)
- *  1028     4  reserved         -           0
+ *  1028     4  tsc_khz          runner      x86: the vCPUs' TSC frequency in
+ *                                           kHz (KVM_GET_TSC_KHZ); 0: unknown
  *  1032  32*n  results[n]       inmate      name[24] (NUL-terminated) +
  *                                           u64 value
  *
@@ -65,6 +66,12 @@
  * /dev/memguard cannot be used. A read returns the level held. The lock
  * ends with the cell (stopped, failed, destroyed, or its runner gone).
  *
+ * The stop register (x86 only, at console + CELL_STOP_REG_OFFSET): a
+ * 32-bit write stops the writing vCPU. With KVM's in-kernel local APIC a
+ * hlt no longer reaches the runner, so this is the inmate's stop: on vCPU
+ * 0, or on any vCPU once inmate_state says DONE or FAILED, it stops the
+ * cell; on another vCPU it only parks that vCPU. arm64 stops with PSCI.
+ *
  * The cell's limits (bwlock_max_hold_ms, bwlock_min_gap_ms,
  * bwlock_min_level): a level below bwlock_min_level is refused
  * (TOO_LOW), and so is an acquisition less than bwlock_min_gap_ms after
@@ -81,7 +88,7 @@
 #define _COLORGUARD_CELL_COMM_H
 
 #define CELL_COMM_SIGNATURE	"CGCOMM\0"	/* 8 bytes with the NUL */
-#define CELL_COMM_REVISION	2
+#define CELL_COMM_REVISION	3
 #define CELL_COMM_SIZE		4096
 #define CELL_COMM_ARGS_MAX	768		/* with the NUL */
 #define CELL_COMM_NAME_MAX	24		/* result name, with the NUL */
@@ -97,6 +104,11 @@
 /* The bandwidth-lock register: next to the console, in its device page. */
 #define CELL_BWLOCK_REG_OFFSET		8
 #define CELL_BWLOCK_REG_SIZE		4
+/* x86: the stop register, after the bandwidth-lock register. */
+#define CELL_STOP_REG_OFFSET		16
+#define CELL_STOP_REG_SIZE		4
+/* The device registers from the console on: console, lock, stop. */
+#define CELL_DEVICE_REGS_SIZE		(CELL_STOP_REG_OFFSET + CELL_STOP_REG_SIZE)
 /* Acquisitions and level changes served per second, at most. */
 #define CELL_BWLOCK_RATE_MAX		100
 
@@ -178,7 +190,7 @@ struct cell_comm {
 	__UINT16_TYPE__ bwlock_min_gap_ms;
 	__UINT16_TYPE__ bwlock_min_level;
 	__UINT32_TYPE__ results_count;
-	__UINT32_TYPE__ reserved2;
+	__UINT32_TYPE__ tsc_khz;
 	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];
 };
 

@@ -28,7 +28,7 @@ race() {
 # fault_cpu flips between 0 and 0xffffffff while vCPU 0 reports a fault:
 # each round is a chance for a runner that checks one read of fault_cpu
 # and indexes vm->vcpus[] with another to crash. On x86_64 vCPU 1 goes on
-# flipping while the runner serves vCPU 0's hlt (both values are seen);
+# flipping while the runner serves vCPU 0's stop (both values are seen);
 # on arm64 KVM stops every vCPU at PSCI SYSTEM_OFF before the runner
 # reads, so only the last value is seen there.
 race fault_cpu 300
@@ -91,12 +91,14 @@ else
 	tap_not_ok "console flood of 1000 lines: status $RC, $n lines shown, raw escape: $(raw flood && echo yes || echo no), note: $(grep -c 'lines dropped' flood.out)"
 fi
 
-# console_output = false: nothing shown, and the library writes nothing.
+# console_output = false: nothing shown, and the library writes nothing
+# (the one MMIO exit on x86_64 is the stop register's).
 run quiet ./quiet.cfg rt --results
 x=$(sed -n 's/.* exits mmio=\([0-9]*\) .*/\1/p' quiet.out)
+[ "$(uname -m)" = x86_64 ] && stop_exits=1 || stop_exits=0
 if [ $RC = 0 ] && ! has quiet '^\[rt\]' && [ "$(result quiet hello)" = 1 ] &&
-   [ "$x" = 0 ]; then
-	tap_ok "console_output = false: no line shown, no console exit, result hello=1"
+   [ "$x" = $stop_exits ]; then
+	tap_ok "console_output = false: no line shown, no console exit ($x MMIO exits), result hello=1"
 else
 	show quiet
 	tap_not_ok "console_output = false (status $RC, mmio exits $x)"

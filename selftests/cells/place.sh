@@ -42,6 +42,19 @@ finish() {
 	wait $RUN_PID
 	RC=$?
 }
+# give_back_cpu CPU: the cell's release ran while CPU was offline, so the
+# partition's removal gave root's tasks the cell's other CPUs only, and
+# Linux leaves the masks of the cgroup root's tasks alone when a CPU comes
+# back (cpuset_hotplug_workfn). A partition made and removed again widens
+# them to every online CPU, as a cell's claim and release would: the
+# suites after this one need the guest's CPUs back.
+give_back_cpu() {
+	_w=/sys/fs/cgroup/place-widen
+	mkdir $_w && echo "$1" > $_w/cpuset.cpus &&
+		echo root > $_w/cpuset.cpus.partition
+	echo member > $_w/cpuset.cpus.partition 2>/dev/null
+	rmdir $_w
+}
 # threads PID: one line per thread: TID CGROUP CPUS POLICY PRIO
 threads() {
 	for _t in /proc/$1/task/*; do
@@ -87,6 +100,7 @@ offline() {
 	echo 0 > $ONLINE/cpu$2/online
 	finish "$1"
 	echo 1 > $ONLINE/cpu$2/online
+	give_back_cpu $2
 	if [ $RC = 1 ] &&
 	   has "$1" "^cell $3: failed on CPU [0-9]*: \(CPU $2 of the cell went offline\|the kernel made the cell's partition \"[a-z]* invalid[^\"]*\"\)" &&
 	   left && [ "$(host_state)" = "$HOST_BASE" ]; then

@@ -26,10 +26,13 @@ extern volatile struct cell_comm *comm;
 extern char __image_end[];	/* first byte after the image, page aligned */
 extern char __bss_start[], __bss_end[];
 extern char isr_stubs[];	/* x86: 32 exception stubs, 16 bytes apart */
+extern char irq_stubs[];	/* x86: INMATE_NR_IRQS stubs, 16 bytes apart */
+extern char irq_spurious[];	/* x86: the spurious vector's */
 extern char secondary_entry[];	/* arm64: where PSCI starts a vCPU */
 
 /* Called by the entry code (arch/<arch>/entry.S) on an exception. */
 void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2);
+void x86_irq(uint64_t vec);
 void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr);
 
 /* The program: return 0 for a clean stop. */
@@ -63,10 +66,66 @@ void shutdown_reply(int accept);
 int bwlock_acquire(uint32_t permille);
 int bwlock_release(void);
 
+/*
+ * Interrupts (x86_64; on arm64 every call fails for now). irq_init()
+ * enables the calling vCPU's local APIC (x2APIC when CPUID offers it,
+ * else xAPIC at 0xfee00000), once per vCPU. Vectors INMATE_IRQ_FIRST ..
+ * INMATE_IRQ_FIRST + INMATE_NR_IRQS - 1 take handlers, which run with
+ * interrupts off on the interrupted stack; the library sends the EOI when
+ * the handler returns. Any other vector is a fault of the cell.
+ * wait_for_interrupt() halts until an interrupt has been handled: from
+ * interrupts off it enables them for the halt only (sti; hlt; cli), so
+ * "irq_disable(); while (!done) wait_for_interrupt();" loses no wakeup.
+ * irq_entry_ticks(): ticks() when the current interrupt's handling began.
+ */
+#define INMATE_IRQ_FIRST	32
+#define INMATE_NR_IRQS		16
+#define INMATE_TIMER_VECTOR	INMATE_IRQ_FIRST
+#define INMATE_SPURIOUS_VECTOR	0xff
+
+typedef void (*irq_handler_t)(unsigned int vector);
+
+int irq_init(void);
+int irq_set_handler(unsigned int vector, irq_handler_t fn);
+void irq_enable(void);
+void irq_disable(void);
+void wait_for_interrupt(void);
+uint64_t irq_entry_ticks(void);
+
+/*
+ * The local timer of the calling vCPU, on INMATE_TIMER_VECTOR, in ticks()
+ * (x86: the TSC, tick_hz() from the runner's KVM_GET_TSC_KHZ). Mode:
+ * TSC-deadline when CPUID offers it, else the LAPIC's one-shot count-down
+ * with a divide of 1 and its rate measured against the TSC at
+ * timer_init(); TIMER_ONESHOT asks for the count-down anyway. timer_init()
+ * calls irq_init(); -1 without a local APIC or a TSC frequency.
+ *
+ * timer_start(): periodic, first deadline one period from now; each next
+ * deadline is the last one plus the period, armed before fn runs, so the
+ * rate does not drift and no tick is dropped: a tick whose deadline has
+ * passed when it is armed fires at once and counts in timer_missed().
+ * timer_oneshot(): one deadline, absolute in ticks(). fn gets the
+ * deadline that fired and irq_entry_ticks(). timer_stop() disarms.
+ */
+#define TIMER_ONESHOT		1	/* timer_init(): no TSC-deadline mode */
+
+typedef void (*timer_fn_t)(uint64_t deadline, uint64_t now);
+
+int timer_init(unsigned int flags);
+int timer_start(uint64_t period_ns, timer_fn_t fn);
+int timer_oneshot(uint64_t deadline, timer_fn_t fn);
+void timer_stop(void);
+uint64_t timer_missed(void);
+/* "tsc-deadline", "one-shot" or "none"; x2APIC or xAPIC. */
+const char *timer_mode(void);
+int apic_x2(void);
+uint64_t ns_to_ticks(uint64_t ns);
+uint64_t ticks_to_ns(uint64_t t);
+
 /* Counters. cycles(): arm64 PMCCNTR (CNTVCT without a PMU), x86 rdtsc. */
 uint64_t cycles(void);
 uint64_t ticks(void);		/* arm64 CNTVCT, x86 rdtsc */
-uint64_t tick_hz(void);		/* 0 if unknown (x86) */
+uint64_t tick_hz(void);		/* x86: the runner's TSC kHz; 0: unknown */
 const char *cycles_name(void);
 
 /*

@@ -5,13 +5,26 @@
  * pages right after the comm page (CELL_COMM_DEFAULT_ADDR + 0x1000 by
  * default): the GDT (0x08 64-bit code, 0x10 data, 0x18 TSS), the PML4, one
  * PDPT and one page directory per GiB, 2 MiB pages, write-back (PAT entry
- * 0, MTRR default type WB) but the 2 MiB page of the console, which is
- * uncached. The map covers at least 4 GiB and at most 512 GiB (one PDPT):
- * every guest address of the cell (RAM, comm page, console) must lie below
- * that limit. Entry: CR0.PE|PG, CR4.PAE, EFER.LME|LMA, rsi = comm page,
- * rdi = vCPU index; every vCPU starts at the entry (no local APIC, so no
- * INIT/SIPI): the inmate library holds the secondaries until
- * smp_start_cpu(). CPUID is the host's, with vCPU i's APIC ID set to i.
+ * 0, MTRR default type WB) but the 2 MiB pages of the console and of the
+ * local APIC, which are uncached. The map covers at least 4 GiB and at
+ * most 512 GiB (one PDPT): every guest address of the cell (RAM, comm
+ * page, console) must lie below that limit. Entry: CR0.PE|PG, CR4.PAE,
+ * EFER.LME|LMA, rsi = comm page, rdi = vCPU index.
+ *
+ * Interrupts: each vCPU has KVM's in-kernel local APIC (a split irqchip:
+ * the LAPIC alone, no PIC or I/O APIC, so every port and every other MMIO
+ * address still exits to the runner), its timer included, x2APIC and
+ * TSC-deadline mode offered in CPUID when KVM offers them. A hlt then
+ * halts the vCPU in the kernel until an interrupt, without an exit: the
+ * inmate stops through the stop register instead (cell_comm.h), and the
+ * runner's kick (immediate_exit and a signal) ends a halted vCPU's
+ * KVM_RUN as any other. With an in-kernel LAPIC KVM starts vCPUs other
+ * than 0 waiting for INIT/SIPI: the runner makes every vCPU runnable at
+ * the entry, and the inmate library holds the secondaries until
+ * smp_start_cpu(). CPUID is the host's, with vCPU i's APIC ID set to i,
+ * which is also the ID of its local APIC. Every start gives each vCPU
+ * back the local APIC KVM created (state, base, no TSC deadline, no
+ * pending event).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -46,6 +59,7 @@
 #define EFER_LME	(1ull << 8)
 #define EFER_LMA	(1ull << 10)
 
+#define MSR_TSC_DEADLINE	0x6e0
 #define MSR_MTRR_DEF_TYPE	0x2ff
 #define MTRR_DEF_E_WB		((1ull << 11) | 6)	/* enabled, write-back */
 
@@ -64,12 +78,18 @@
 #define KVM_TSS_START		(KVM_TSS_ADDR - PAGE)
 #define KVM_TSS_END		(KVM_TSS_ADDR + 3 * PAGE)
 #define CPUID_MAX_ENTRIES	4096
+#define CPUID_1_ECX_TSC_DEADLINE	(1u << 24)
+
+/* The local APIC's page (KVM emulates it there); its 2 MiB page is UC. */
+#define LAPIC_BASE		0xfee00000ull
 
 const char *const cell_arch_name = "x86";
 
 const struct cell_kvm_cap cell_arch_caps[] = {
 	{ KVM_CAP_EXT_CPUID, "KVM_CAP_EXT_CPUID" },
 	{ KVM_CAP_SET_TSS_ADDR, "KVM_CAP_SET_TSS_ADDR" },
+	{ KVM_CAP_SPLIT_IRQCHIP, "KVM_CAP_SPLIT_IRQCHIP" },
+	{ KVM_CAP_GET_TSC_KHZ, "KVM_CAP_GET_TSC_KHZ" },
 	{ 0, NULL }
 };
 
@@ -136,10 +156,39 @@ static int check_kvm_pages(struct cell_vm *vm, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * The local APIC's page is KVM's: no RAM in its 2 MiB page (mapped
+ * uncached), no console register in the page itself.
+ */
+static int check_lapic(struct cell_vm *vm, char *why, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < vm->nr_slots; i++) {
+		const struct cell_slot *s = &vm->slots[i];
+
+		if (LAPIC_BASE / MIB2 < s->gpa / MIB2 ||
+		    LAPIC_BASE / MIB2 > (s->gpa + s->size - 1) / MIB2)
+			continue;
+		cell_why(why, len, "guest memory 0x%llx +0x%llx shares a 2 MiB page with the local APIC at 0x%llx",
+			 (unsigned long long)s->gpa,
+			 (unsigned long long)s->size, LAPIC_BASE);
+		return -EINVAL;
+	}
+	if (vm->console_gpa < LAPIC_BASE + PAGE &&
+	    vm->console_gpa + CELL_DEVICE_REGS_SIZE > LAPIC_BASE) {
+		cell_why(why, len, "console 0x%llx (or a register after it) lies in the local APIC's page 0x%llx",
+			 (unsigned long long)vm->console_gpa, LAPIC_BASE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
 {
 	const struct cell_slot *c = &vm->slots[vm->nr_slots - 1];
 	unsigned int i;
+	int ret;
 
 	if (map_gib(vm, c->size / PAGE - 1) > PT_MAX_GIB) {
 		cell_why(why, len, "guest addresses beyond 512 GiB: the runner's identity map for x86 long mode covers 0-512 GiB");
@@ -157,14 +206,24 @@ int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
 			 (unsigned long long)s->size);
 		return -EINVAL;
 	}
-	return check_kvm_pages(vm, why, len);
+	ret = check_lapic(vm, why, len);
+	return ret ? ret : check_kvm_pages(vm, why, len);
 }
 
 int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len)
 {
+	/* No I/O APIC pins: the cell's only interrupts are its LAPICs'. */
+	struct kvm_enable_cap split = { .cap = KVM_CAP_SPLIT_IRQCHIP };
+
 	/* VMX needs it; the layout check keeps every slot out of it. */
 	if (ioctl(vm->vm_fd, KVM_SET_TSS_ADDR, (unsigned long)KVM_TSS_ADDR)) {
 		cell_why(why, len, "KVM_SET_TSS_ADDR: %s", strerror(errno));
+		return -errno;
+	}
+	/* Before the vCPUs: each is then made with its local APIC. */
+	if (ioctl(vm->vm_fd, KVM_ENABLE_CAP, &split)) {
+		cell_why(why, len, "KVM_CAP_SPLIT_IRQCHIP (in-kernel local APIC): %s",
+			 strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -192,14 +251,20 @@ static struct kvm_cpuid2 *supported_cpuid(struct cell_vm *vm)
 	return NULL;
 }
 
-/* Each vCPU its own APIC ID: the initial, x2APIC and AMD extended ones. */
-static void set_apic_id(struct kvm_cpuid2 *c, unsigned int id)
+/*
+ * Each vCPU its own APIC ID: the initial, x2APIC and AMD extended ones.
+ * KVM emulates the TSC-deadline timer but leaves its CPUID bit to the
+ * VMM: set where KVM_CAP_TSC_DEADLINE_TIMER says so.
+ */
+static void set_apic_id(struct kvm_cpuid2 *c, unsigned int id, bool deadline)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->nent; i++) {
 		struct kvm_cpuid_entry2 *e = &c->entries[i];
 
+		if (e->function == 1 && deadline)
+			e->ecx |= CPUID_1_ECX_TSC_DEADLINE;
 		if (e->function == 1)
 			e->ebx = (e->ebx & 0x00ffffff) | (id << 24);
 		else if (e->function == 0xb || e->function == 0x1f)
@@ -207,6 +272,29 @@ static void set_apic_id(struct kvm_cpuid2 *c, unsigned int id)
 		else if (e->function == 0x8000001e)
 			e->eax = id;
 	}
+}
+
+/* The local APIC as created, for every start; vCPU 0's TSC frequency. */
+static int lapic_save(struct cell_vm *vm, struct cell_vcpu *v, char *why,
+		      size_t len)
+{
+	struct kvm_sregs sr;
+	int khz;
+
+	_Static_assert(sizeof(struct kvm_lapic_state) <= sizeof(v->lapic0),
+		       "lapic0");
+	if (ioctl(v->fd, KVM_GET_LAPIC, v->lapic0) ||
+	    ioctl(v->fd, KVM_GET_SREGS, &sr)) {
+		cell_why(why, len, "local APIC of vCPU %u: %s", v->idx,
+			 strerror(errno));
+		return -errno;
+	}
+	v->apic_base0 = sr.apic_base;
+	if (v->idx == 0) {
+		khz = ioctl(v->fd, KVM_GET_TSC_KHZ, 0);
+		vm->tsc_khz = khz > 0 ? khz : 0;
+	}
+	return 0;
 }
 
 int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
@@ -222,13 +310,17 @@ int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 		cell_why(why, len, "KVM_GET_SUPPORTED_CPUID: %s", strerror(-ret));
 		return ret;
 	}
-	set_apic_id(cpuid, v->idx);
+	set_apic_id(cpuid, v->idx,
+		    ioctl(vm->kvm_fd, KVM_CHECK_EXTENSION,
+			  KVM_CAP_TSC_DEADLINE_TIMER) > 0);
 	if (ioctl(v->fd, KVM_SET_CPUID2, cpuid)) {
 		ret = -errno;
 		cell_why(why, len, "CPUID of vCPU %u: %s", v->idx, strerror(-ret));
 	}
 	free(cpuid);
-	return ret;
+	if (ret)
+		return ret;
+	return lapic_save(vm, v, why, len);
 }
 
 /*
@@ -259,7 +351,8 @@ static void write_tables(struct cell_vm *vm)
 			uint64_t a = (uint64_t)g * GIB + (uint64_t)e * MIB2;
 
 			pd[e] = a | PTE_P | PTE_RW | PTE_PS;
-			if (a / MIB2 == vm->console_gpa / MIB2)
+			if (a / MIB2 == vm->console_gpa / MIB2 ||
+			    a / MIB2 == LAPIC_BASE / MIB2)
 				pd[e] |= PTE_PCD | PTE_PWT;	/* PAT 3: UC */
 		}
 	}
@@ -282,16 +375,54 @@ static void seg(struct kvm_segment *s, unsigned int sel, unsigned int type,
 	s->g = 1;
 }
 
+/*
+ * The local APIC as created (after the APIC base, which sets its mode),
+ * no exception, interrupt or NMI pending from an earlier run, and the
+ * vCPU runnable: with an in-kernel LAPIC KVM would hold vCPUs other than
+ * 0 for INIT/SIPI, and a vCPU kicked while halted stays halted.
+ */
+static int lapic_reset(struct cell_vcpu *v, char *why, size_t len)
+{
+	struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
+	struct kvm_vcpu_events ev;
+
+	if (ioctl(v->fd, KVM_SET_LAPIC, v->lapic0)) {
+		cell_why(why, len, "KVM_SET_LAPIC of vCPU %u: %s", v->idx,
+			 strerror(errno));
+		return -errno;
+	}
+	if (ioctl(v->fd, KVM_GET_VCPU_EVENTS, &ev)) {
+		cell_why(why, len, "KVM_GET_VCPU_EVENTS of vCPU %u: %s", v->idx,
+			 strerror(errno));
+		return -errno;
+	}
+	ev.exception.injected = 0;
+	ev.exception.pending = 0;
+	ev.interrupt.injected = 0;
+	ev.nmi.injected = 0;
+	ev.nmi.pending = 0;
+	ev.nmi.masked = 0;
+	ev.flags = 0;		/* leave the SIPI vector, shadow, SMM alone */
+	if (ioctl(v->fd, KVM_SET_VCPU_EVENTS, &ev) ||
+	    ioctl(v->fd, KVM_SET_MP_STATE, &mp)) {
+		cell_why(why, len, "events and MP state of vCPU %u: %s", v->idx,
+			 strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 			 size_t len)
 {
 	const struct cell_slot *c = &vm->slots[vm->nr_slots - 1];
 	struct {
 		struct kvm_msrs hdr;
-		struct kvm_msr_entry e[1];
+		struct kvm_msr_entry e[2];
 	} msrs;
 	struct kvm_sregs sr;
 	struct kvm_regs r;
+	int ret;
 
 	if (v->idx == 0)
 		write_tables(vm);
@@ -318,17 +449,26 @@ int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 	sr.cr3 = c->gpa + PAGE + PT_PML4 * PAGE;
 	sr.cr4 = CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT;
 	sr.efer = EFER_LME | EFER_LMA;
+	/* The APIC base and TPR as created, no interrupt being injected. */
+	sr.apic_base = v->apic_base0;
+	sr.cr8 = 0;
+	memset(sr.interrupt_bitmap, 0, sizeof(sr.interrupt_bitmap));
 	if (ioctl(v->fd, KVM_SET_SREGS, &sr)) {
 		cell_why(why, len, "KVM_SET_SREGS (long mode) of vCPU %u: %s",
 			 v->idx, strerror(errno));
 		return -errno;
 	}
+	ret = lapic_reset(v, why, len);
+	if (ret)
+		return ret;
 	memset(&msrs, 0, sizeof(msrs));
-	msrs.hdr.nmsrs = 1;
+	msrs.hdr.nmsrs = 2;
 	msrs.e[0].index = MSR_MTRR_DEF_TYPE;
 	msrs.e[0].data = MTRR_DEF_E_WB;
-	if (ioctl(v->fd, KVM_SET_MSRS, &msrs) != 1) {
-		cell_why(why, len, "KVM_SET_MSRS (MTRR default type WB) of vCPU %u failed",
+	msrs.e[1].index = MSR_TSC_DEADLINE;
+	msrs.e[1].data = 0;		/* no deadline of an earlier run */
+	if (ioctl(v->fd, KVM_SET_MSRS, &msrs) != 2) {
+		cell_why(why, len, "KVM_SET_MSRS (MTRR default type WB, TSC deadline) of vCPU %u failed",
 			 v->idx);
 		return -EIO;
 	}

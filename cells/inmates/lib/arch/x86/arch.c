@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* x86_64 part of the inmate library: 64-bit IDT, TSC, stop by hlt. */
+/*
+ * x86_64 part of the inmate library: 64-bit IDT, TSC, stop through the
+ * runner's stop register (interrupts and the timer: irq.c).
+ */
 #include "../../inmate.h"
 
 struct idt_gate {
@@ -12,7 +15,8 @@ struct idt_gate {
 	uint32_t reserved;
 } __attribute__((packed));
 
-static struct idt_gate idt[32] __attribute__((aligned(16)));
+static struct idt_gate idt[256] __attribute__((aligned(16)));
+static volatile uint32_t *stop_reg;
 
 static const char *const names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
@@ -44,21 +48,34 @@ static void idt_load(void)
 	asm volatile("lidt %0" : : "m"(desc));
 }
 
+static void idt_set(unsigned int i, const char *stub)
+{
+	uint64_t a = (uintptr_t)stub;
+
+	idt[i].off_lo = a & 0xffff;
+	idt[i].off_mid = (a >> 16) & 0xffff;
+	idt[i].off_hi = a >> 32;
+	idt[i].sel = 0x08;	/* the runner's 64-bit code segment */
+	idt[i].ist = 0;
+	idt[i].type = 0x8e;	/* present, 64-bit interrupt gate */
+	idt[i].reserved = 0;
+}
+
+/*
+ * Exceptions, the interrupt vectors and the spurious one; every other
+ * vector is not present, so a stray interrupt faults (vector 11).
+ */
 void arch_init(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < 32; i++) {
-		uint64_t a = (uintptr_t)(isr_stubs + 16 * i);
-
-		idt[i].off_lo = a & 0xffff;
-		idt[i].off_mid = (a >> 16) & 0xffff;
-		idt[i].off_hi = a >> 32;
-		idt[i].sel = 0x08;	/* the runner's 64-bit code segment */
-		idt[i].ist = 0;
-		idt[i].type = 0x8e;	/* present, 64-bit interrupt gate */
-		idt[i].reserved = 0;
-	}
+	stop_reg = (volatile uint32_t *)(uintptr_t)(comm->console +
+						    CELL_STOP_REG_OFFSET);
+	for (i = 0; i < 32; i++)
+		idt_set(i, isr_stubs + 16 * i);
+	for (i = 0; i < INMATE_NR_IRQS; i++)
+		idt_set(INMATE_IRQ_FIRST + i, irq_stubs + 16 * i);
+	idt_set(INMATE_SPURIOUS_VECTOR, irq_spurious);
 	idt_load();
 }
 
@@ -67,7 +84,7 @@ void arch_secondary_init(void)
 	idt_load();
 }
 
-/* The vCPUs wait at the entry (no local APIC, no SIPI): nothing to send. */
+/* The vCPUs wait at the entry (the runner, not SIPI, starts them). */
 int arch_smp_start(unsigned int cpu)
 {
 	(void)cpu;
@@ -110,16 +127,21 @@ uint64_t arch_ticks(void)
 
 uint64_t arch_tick_hz(void)
 {
-	return 0;
+	return comm ? (uint64_t)comm->tsc_khz * 1000 : 0;
 }
 
 /*
- * hlt with interrupts off: KVM_EXIT_HLT (no in-kernel irqchip). The runner
- * stops the cell on vCPU 0's, or on any vCPU's once the comm region says
- * done or failed; a secondary's alone only parks it.
+ * A 32-bit write of the stop register, interrupts off (with the in-kernel
+ * local APIC a hlt no longer exits). The runner stops the cell on vCPU
+ * 0's, or on any vCPU's once the comm region says done or failed; a
+ * secondary's alone only parks it. Before the comm region is checked
+ * there is no register to write: the vCPU halts until the watchdog.
  */
 void arch_stop(void)
 {
+	asm volatile("cli" ::: "memory");
+	if (stop_reg)
+		*stop_reg = 1;
 	for (;;)
 		asm volatile("cli; hlt" ::: "memory");
 }

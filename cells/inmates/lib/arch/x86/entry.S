@@ -7,7 +7,8 @@
  * GS base at its entry of inmate_cpu_ids (this_cpu reads %gs:0). vCPU 0
  * calls inmate_start(); the others wait in inmate_secondary() until vCPU
  * 0 starts them with smp_start_cpu() (on Jailhouse, x86 inmates start
- * their APs by INIT/SIPI; the runner's vCPUs have no local APIC).
+ * their APs by INIT/SIPI; the runner makes every vCPU runnable at the
+ * entry instead).
  */
 #include "../../inmate_smp.h"
 
@@ -64,6 +65,63 @@ isr_stubs:
 	.irp	v, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	stub	\v
 	.endr
+
+/*
+ * Interrupt stubs, 16 bytes apart: vector INMATE_IRQ_FIRST + n at
+ * irq_stubs + 16 * n; then the spurious vector's, which only returns
+ * (a spurious interrupt takes no EOI).
+ */
+	.macro	irq_stub vec
+	.balign	16
+	pushq	$\vec
+	jmp	irq_common
+	.endm
+
+	.balign	16
+	.globl	irq_stubs
+irq_stubs:
+	.irp	v, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+	irq_stub \v
+	.endr
+	.balign	16
+	.globl	irq_spurious
+irq_spurious:
+	iretq
+
+/*
+ * Stack: vector, rip, cs, rflags, rsp, ss. The registers a C call may
+ * clobber are saved (the library is built without SSE), the stack
+ * aligned for the call, and x86_irq() runs with interrupts off.
+ */
+irq_common:
+	push	%rax
+	push	%rcx
+	push	%rdx
+	push	%rsi
+	push	%rdi
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%rbp
+	mov	%rsp, %rbp
+	mov	80(%rbp), %rdi		/* the vector */
+	and	$-16, %rsp
+	cld
+	call	x86_irq
+	mov	%rbp, %rsp
+	pop	%rbp
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rax
+	add	$8, %rsp		/* the vector */
+	iretq
 
 fault_common:
 	/* stack: vector, error code, rip, cs, rflags, rsp, ss */

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86_64 interrupts and the local timer of an inmate: KVM's in-kernel
+ * local APIC (x2APIC through MSRs when CPUID offers it, else xAPIC at
+ * 0xfee00000, which the runner maps uncached), its timer in TSC-deadline
+ * mode or as a one-shot count-down. Each vCPU has its own LAPIC and
+ * timer; the IDT and the handlers are shared.
+ */
+#include "../../inmate.h"
+
+#define MSR_APIC_BASE		0x1b
+#define APIC_BASE_EXTD		(1ull << 10)	/* x2APIC mode */
+#define APIC_BASE_EN		(1ull << 11)
+#define MSR_TSC_DEADLINE	0x6e0
+#define MSR_X2APIC		0x800		/* + xAPIC offset / 16 */
+#define XAPIC_BASE		0xfee00000ul
+
+/* Register offsets (xAPIC MMIO). */
+#define APIC_TPR		0x080
+#define APIC_EOI		0x0b0
+#define APIC_SVR		0x0f0
+#define APIC_LVTT		0x320
+#define APIC_TMICT		0x380
+#define APIC_TMCCT		0x390
+#define APIC_TDCR		0x3e0
+
+#define SVR_ENABLE		(1u << 8)
+#define LVT_MASKED		(1u << 16)
+#define LVTT_TSC_DEADLINE	(2u << 17)
+#define TDCR_DIV_1		0xb
+
+#define CPUID_1_EDX_APIC	(1u << 9)
+#define CPUID_1_ECX_X2APIC	(1u << 21)
+#define CPUID_1_ECX_DEADLINE	(1u << 24)
+
+#define RFLAGS_IF		(1ull << 9)
+
+enum { MODE_NONE, MODE_DEADLINE, MODE_ONESHOT };
+
+/* One vCPU's LAPIC and timer. */
+struct lapic {
+	int on, x2;
+	int mode;
+	uint64_t apic_khz;		/* one-shot: count-down rate */
+	uint64_t entry;			/* ticks() at the current interrupt */
+	uint64_t deadline, period;	/* period 0: one-shot */
+	timer_fn_t fn;
+	uint64_t missed;
+};
+
+static struct lapic lapics[INMATE_MAX_CPUS];
+static irq_handler_t handlers[INMATE_NR_IRQS];
+
+static struct lapic *me(void)
+{
+	return &lapics[this_cpu];
+}
+
+static uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static void wrmsr(uint32_t msr, uint64_t v)
+{
+	asm volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
+		     "d"((uint32_t)(v >> 32)) : "memory");
+}
+
+static void cpuid1(uint32_t *ecx, uint32_t *edx)
+{
+	uint32_t a = 1, b, c = 0, d;
+
+	asm volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	*ecx = c;
+	*edx = d;
+}
+
+static uint32_t apic_read(struct lapic *l, unsigned int reg)
+{
+	if (l->x2)
+		return rdmsr(MSR_X2APIC + reg / 16);
+	return *(volatile uint32_t *)(XAPIC_BASE + reg);
+}
+
+static void apic_write(struct lapic *l, unsigned int reg, uint32_t v)
+{
+	if (l->x2)
+		wrmsr(MSR_X2APIC + reg / 16, v);
+	else
+		*(volatile uint32_t *)(XAPIC_BASE + reg) = v;
+}
+
+uint64_t ns_to_ticks(uint64_t ns)
+{
+	uint64_t khz = comm->tsc_khz;
+
+	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
+}
+
+uint64_t ticks_to_ns(uint64_t t)
+{
+	uint64_t khz = comm->tsc_khz;
+
+	if (!khz)
+		return 0;
+	return t / khz * 1000000 + t % khz * 1000000 / khz;
+}
+
+int irq_init(void)
+{
+	struct lapic *l = me();
+	uint32_t ecx, edx;
+	uint64_t base;
+
+	if (l->on)
+		return 0;
+	cpuid1(&ecx, &edx);
+	if (!(edx & CPUID_1_EDX_APIC))
+		return -1;
+	base = rdmsr(MSR_APIC_BASE);
+	/* Disabled to x2APIC in one write is invalid: enable, then extend. */
+	if (!(base & APIC_BASE_EN)) {
+		base = (base & 0xfffull) | XAPIC_BASE | APIC_BASE_EN;
+		wrmsr(MSR_APIC_BASE, base);
+	}
+	if (ecx & CPUID_1_ECX_X2APIC) {
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EXTD);
+		l->x2 = 1;
+	} else if ((base & ~0xfffull) != XAPIC_BASE) {
+		return -1;		/* moved: not where the runner maps it */
+	}
+	apic_write(l, APIC_LVTT, LVT_MASKED);
+	apic_write(l, APIC_TPR, 0);
+	apic_write(l, APIC_SVR, SVR_ENABLE | INMATE_SPURIOUS_VECTOR);
+	l->on = 1;
+	return 0;
+}
+
+int apic_x2(void)
+{
+	return me()->x2;
+}
+
+int irq_set_handler(unsigned int vector, irq_handler_t fn)
+{
+	if (vector < INMATE_IRQ_FIRST ||
+	    vector >= INMATE_IRQ_FIRST + INMATE_NR_IRQS)
+		return -1;
+	handlers[vector - INMATE_IRQ_FIRST] = fn;
+	mb();		/* the handler in place before its vector can fire */
+	return 0;
+}
+
+void irq_enable(void)
+{
+	asm volatile("sti" ::: "memory");
+}
+
+void irq_disable(void)
+{
+	asm volatile("cli" ::: "memory");
+}
+
+void wait_for_interrupt(void)
+{
+	uint64_t fl;
+
+	asm volatile("pushfq; popq %0" : "=r"(fl));
+	/* sti's one-instruction shadow: no interrupt before the hlt. */
+	if (fl & RFLAGS_IF)
+		asm volatile("hlt" ::: "memory");
+	else
+		asm volatile("sti; hlt; cli" ::: "memory");
+}
+
+uint64_t irq_entry_ticks(void)
+{
+	return me()->entry;
+}
+
+/* From irq_common: interrupts off, on the interrupted stack. */
+void x86_irq(uint64_t vec)
+{
+	uint64_t now = arch_ticks();
+	struct lapic *l = me();
+	irq_handler_t fn = NULL;
+
+	l->entry = now;
+	if (vec >= INMATE_IRQ_FIRST && vec < INMATE_IRQ_FIRST + INMATE_NR_IRQS)
+		fn = handlers[vec - INMATE_IRQ_FIRST];
+	if (fn)
+		fn(vec);
+	apic_write(l, APIC_EOI, 0);
+}
+
+/* Arm the deadline d (ticks()); 0 disarms. */
+static void timer_arm(struct lapic *l, uint64_t d)
+{
+	uint64_t now, count;
+
+	if (l->mode == MODE_DEADLINE) {
+		wrmsr(MSR_TSC_DEADLINE, d);
+		return;
+	}
+	if (!d) {
+		apic_write(l, APIC_TMICT, 0);
+		return;
+	}
+	now = arch_ticks();
+	count = d > now ? (d - now) * l->apic_khz / comm->tsc_khz : 0;
+	if (count > 0xffffffffull)
+		count = 0xffffffffull;	/* early: armed again for the rest */
+	apic_write(l, APIC_TMICT, count ? count : 1);
+}
+
+static void timer_irq(unsigned int vec)
+{
+	struct lapic *l = me();
+	uint64_t d = l->deadline, next;
+	timer_fn_t fn = l->fn;
+
+	(void)vec;
+	if (!fn)
+		return;
+	/* A count-down converted from TSC ticks can end a little early. */
+	if (l->mode == MODE_ONESHOT && l->entry < d) {
+		timer_arm(l, d);
+		return;
+	}
+	if (l->period) {
+		next = d + l->period;
+		l->deadline = next;
+		timer_arm(l, next);
+		if (next <= arch_ticks())
+			l->missed++;
+	} else {
+		l->fn = NULL;
+	}
+	fn(d, l->entry);
+}
+
+/* The count-down's rate against the TSC, over 10 ms. */
+static int calibrate(struct lapic *l)
+{
+	uint64_t t0, t1, span = (uint64_t)comm->tsc_khz * 10;
+	uint32_t c0, c1;
+
+	apic_write(l, APIC_TDCR, TDCR_DIV_1);
+	apic_write(l, APIC_LVTT, LVT_MASKED);
+	apic_write(l, APIC_TMICT, 0xffffffff);
+	t0 = arch_ticks();
+	c0 = apic_read(l, APIC_TMCCT);
+	do {
+		t1 = arch_ticks();
+	} while (t1 - t0 < span);
+	c1 = apic_read(l, APIC_TMCCT);
+	t1 = arch_ticks();
+	apic_write(l, APIC_TMICT, 0);
+	if (c1 >= c0 || t1 <= t0)
+		return -1;
+	l->apic_khz = (uint64_t)(c0 - c1) * comm->tsc_khz / (t1 - t0);
+	return l->apic_khz ? 0 : -1;
+}
+
+int timer_init(unsigned int flags)
+{
+	struct lapic *l = me();
+	uint32_t ecx, edx;
+
+	if (irq_init() || !comm->tsc_khz)
+		return -1;
+	cpuid1(&ecx, &edx);
+	l->fn = NULL;
+	l->missed = 0;
+	irq_set_handler(INMATE_TIMER_VECTOR, timer_irq);
+	if ((ecx & CPUID_1_ECX_DEADLINE) && !(flags & TIMER_ONESHOT)) {
+		l->mode = MODE_DEADLINE;
+		apic_write(l, APIC_LVTT, LVTT_TSC_DEADLINE | INMATE_TIMER_VECTOR);
+		/* The SDM: the LVT write before a deadline write, fenced. */
+		asm volatile("mfence" ::: "memory");
+		wrmsr(MSR_TSC_DEADLINE, 0);
+		return 0;
+	}
+	if (calibrate(l))
+		return -1;
+	l->mode = MODE_ONESHOT;
+	apic_write(l, APIC_LVTT, INMATE_TIMER_VECTOR);	/* one-shot */
+	return 0;
+}
+
+static int timer_go(uint64_t deadline, uint64_t period, timer_fn_t fn)
+{
+	struct lapic *l = me();
+	uint64_t fl;
+
+	if (l->mode == MODE_NONE || !fn)
+		return -1;
+	asm volatile("pushfq; popq %0; cli" : "=r"(fl) : : "memory");
+	l->deadline = deadline;
+	l->period = period;
+	l->fn = fn;
+	timer_arm(l, deadline);
+	if (fl & RFLAGS_IF)
+		irq_enable();
+	return 0;
+}
+
+int timer_start(uint64_t period_ns, timer_fn_t fn)
+{
+	uint64_t p = ns_to_ticks(period_ns);
+
+	if (!p)
+		return -1;
+	return timer_go(arch_ticks() + p, p, fn);
+}
+
+int timer_oneshot(uint64_t deadline, timer_fn_t fn)
+{
+	return timer_go(deadline ? deadline : 1, 0, fn);
+}
+
+void timer_stop(void)
+{
+	struct lapic *l = me();
+
+	if (l->mode == MODE_NONE)
+		return;
+	l->fn = NULL;
+	timer_arm(l, 0);
+}
+
+uint64_t timer_missed(void)
+{
+	return me()->missed;
+}
+
+const char *timer_mode(void)
+{
+	switch (me()->mode) {
+	case MODE_DEADLINE:
+		return "tsc-deadline";
+	case MODE_ONESHOT:
+		return "one-shot";
+	default:
+		return "none";
+	}
+}
