@@ -47,6 +47,12 @@ struct vcpu {
 	 * ms series, the DRAM rates and the idle scaling.
 	 */
 	uint64_t clock_ps;
+	/*
+	 * Every instruction it ran, counted or not: the sum over all vCPUs
+	 * is the guest's time (guest_insns()), which under -icount shift=0
+	 * is its clock in ns.
+	 */
+	uint64_t all_insns;
 	struct cache l1;
 	/* windows */
 	bool open;
@@ -54,11 +60,12 @@ struct vcpu {
 	uint32_t id;
 	uint32_t seq;
 	struct counters *snap;	/* [n_vcpus]: this one and every peer */
-	/* modelled time while idle */
-	double ratio;		/* modelled ps per host ns while running */
-	uint64_t host_run;	/* host ns at the last resume */
-	uint64_t model_run;
-	uint64_t host_idle;	/* host ns at the last idle, 0 if running */
+	/* modelled time while idle (from a WFI or HLT to its next block) */
+	bool idle;
+	double ratio;		/* modelled ps per guest instruction running */
+	uint64_t run_since;	/* guest_insns() at the last resume */
+	uint64_t model_run;	/* clock_ps then */
+	uint64_t idle_since;	/* guest_insns() at the WFI or HLT */
 	/* per-ms series */
 	uint64_t ms_index;	/* current ms of modelled time */
 	uint32_t ms_misses;
@@ -103,6 +110,9 @@ extern uint32_t *rate;
 int cache_init(struct cache *c, uint64_t size, uint32_t assoc, bool shared);
 void ms_advance(struct vcpu *v, unsigned int idx);
 void access_line(unsigned int idx, uint64_t pa, bool store, bool count);
+uint64_t guest_insns(void);
+void vcpu_idle(unsigned int idx);
+void vcpu_resume(struct vcpu *v, unsigned int idx);
 
 /* report.c: the windows and the TSV files */
 int report_open(unsigned int nr_colors);

@@ -69,6 +69,65 @@ void ms_advance(struct vcpu *v, unsigned int idx)
 }
 
 /*
+ * The guest's time: every instruction of every vCPU. Under -icount
+ * shift=0 on one TCG thread (scripts/vm/run) it is the guest's clock in
+ * ns, the same from run to run; nothing here reads the host's.
+ */
+uint64_t guest_insns(void)
+{
+	uint64_t g = 0;
+
+	for (unsigned int i = 0; i < n_vcpus; i++)
+		g += __atomic_load_n(&vcpus[i].all_insns, __ATOMIC_RELAXED);
+	return g;
+}
+
+/*
+ * A vCPU reached a WFI or HLT: it idles until its next block (QEMU's
+ * single-threaded TCG never calls the plugin's idle callbacks, and host
+ * time would make runs differ). While idle (e.g. held by memguard) its
+ * modelled clock runs on at the rate it ran: the guest time that passes,
+ * which the other vCPUs' instructions measure, times its recent modelled
+ * ps per guest instruction. The share of guest time a regulator leaves a
+ * vCPU busy is then its share of modelled time too.
+ */
+void vcpu_idle(unsigned int idx)
+{
+	struct vcpu *v = &vcpus[idx];
+	uint64_t g = guest_insns(), dg = g - v->run_since;
+
+	if (v->run_since && dg > 20000) {
+		double r = (double)(v->clock_ps - v->model_run) / dg;
+
+		v->ratio = v->ratio ? 0.75 * v->ratio + 0.25 * r : r;
+	}
+	v->idle_since = g;
+	v->idle = true;
+	/*
+	 * An idle core draws no bandwidth: its last ms must not load DRAM
+	 * for the others while it sleeps (memguard's hold would not show).
+	 */
+	__atomic_store_n(&rate[idx], 0, __ATOMIC_RELAXED);
+}
+
+/* The idle vCPU runs again: its clock takes the idle time. */
+void vcpu_resume(struct vcpu *v, unsigned int idx)
+{
+	uint64_t g = guest_insns();
+
+	if (v->ratio > 0) {
+		uint64_t idle_ps = (uint64_t)((g - v->idle_since) * v->ratio);
+
+		v->clock_ps += idle_ps;
+		v->c.model_ps += idle_ps;
+		ms_advance(v, idx);
+	}
+	v->idle = false;
+	v->run_since = g;
+	v->model_run = v->clock_ps;
+}
+
+/*
  * DRAM latency: a fixed part plus an M/M/1 waiting time, the line's
  * transfer time at the configured bandwidth times u / (1 - u), where u is
  * the bandwidth all vCPUs drew in their last complete ms (capped at 0.95);
