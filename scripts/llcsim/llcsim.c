@@ -9,8 +9,8 @@
  * accesses, LLC accesses, hits, misses, writebacks to DRAM and lines of
  * this vCPU that another vCPU's fill evicted, and keeps a modelled clock:
  * a fixed time per instruction, a fixed LLC hit latency and a DRAM latency
- * that grows with the recent miss and writeback rate of all vCPUs against
- * a configured DRAM bandwidth (a queueing term). Misses and writebacks are
+ * that grows with the queue the other vCPUs' misses and writebacks keep at
+ * a DRAM of configured bandwidth (a closed-system queueing term, dram.c). Misses and writebacks are
  * also kept per 1 ms of modelled time for bandwidth plots.
  *
  * The guest opens and closes named windows with marker instructions
@@ -73,6 +73,7 @@ static void vcpu_tb_exec(unsigned int idx, void *udata)
 		v->c.model_ps += n * cfg.insn_ps;
 	}
 	ms_advance(v, idx);
+	dram_tick();
 }
 
 /* arm64 WFI, x86 HLT: the vCPU idles (vcpu_idle()). */
@@ -223,6 +224,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.dram_ps = v;
 		else if (!strcmp(k, "dram_mbps"))
 			cfg.dram_mbps = v;
+		else if (!strcmp(k, "dram_window"))
+			cfg.dram_window = v;
 		else if (!strcmp(k, "user_only"))
 			cfg.user_only = !!v;
 		else
@@ -244,8 +247,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.l1_size, cfg.l1_ways);
 		return -1;
 	}
-	if (!cfg.dram_mbps) {
-		fprintf(stderr, "llcsim: dram_mbps must not be 0\n");
+	if (!cfg.dram_mbps || !cfg.dram_window) {
+		fprintf(stderr, "llcsim: dram_mbps and dram_window must not be 0\n");
 		return -1;
 	}
 	cfg.line_shift = __builtin_ctz(cfg.line);
@@ -253,13 +256,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	llc.random = cfg.random;
 	n_vcpus = info->system_emulation ? info->system.max_vcpus : 1;
 	vcpus = g_new0(struct vcpu, n_vcpus);
-	rate = g_new0(uint32_t, n_vcpus);
 	for (unsigned int i = 0; i < n_vcpus; i++) {
 		if (cfg.l1_size)
 			cache_init(&vcpus[i].l1, cfg.l1_size, cfg.l1_ways, false);
 		vcpus[i].snap = g_new0(struct counters, n_vcpus);
 		vcpus[i].series = g_array_new(FALSE, TRUE, sizeof(struct ms_point));
 	}
+	dram_init();
 	if (report_open(geo.nr_colors))
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);

@@ -44,7 +44,7 @@ struct vcpu {
 	/*
 	 * The vCPU's modelled clock, of all its work; c.model_ps is the
 	 * counted part (user_only=1: user mode only). The clock drives the
-	 * ms series, the DRAM rates and the idle scaling.
+	 * ms series, the DRAM shares and the idle scaling.
 	 */
 	uint64_t clock_ps;
 	/*
@@ -53,6 +53,9 @@ struct vcpu {
 	 * is its clock in ns.
 	 */
 	uint64_t all_insns;
+	/* DRAM: misses and writebacks, and the misses' queueing, all counted */
+	uint64_t requests;
+	uint64_t wait_all_ps;
 	struct cache l1;
 	/* windows */
 	bool open;
@@ -91,6 +94,7 @@ struct llcsim_cfg {
 	uint64_t hit_ps;
 	uint64_t dram_ps;
 	uint64_t dram_mbps;
+	uint64_t dram_window;	/* guest instructions per DRAM window */
 	bool random;
 	bool user_only;
 	const char *out;
@@ -100,11 +104,6 @@ extern struct llcsim_cfg cfg;
 extern struct cache llc;
 extern struct vcpu *vcpus;
 extern unsigned int n_vcpus;
-/*
- * Misses + writebacks of each vCPU in its last complete ms (queueing); 0
- * while the vCPU is idle.
- */
-extern uint32_t *rate;
 
 /* model.c: the caches and the DRAM latency */
 int cache_init(struct cache *c, uint64_t size, uint32_t assoc, bool shared);
@@ -113,6 +112,8 @@ void access_line(unsigned int idx, uint64_t pa, bool store, bool count);
 uint64_t guest_insns(void);
 void vcpu_idle(unsigned int idx);
 void vcpu_resume(struct vcpu *v, unsigned int idx);
+void dram_init(void);
+void dram_tick(void);
 
 /* report.c: the windows and the TSV files */
 int report_open(unsigned int nr_colors);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * llcsim's model: the private L1s and the shared LLC, set-associative with
- * LRU (or pseudo-random) replacement, and the DRAM latency with its
- * queueing term.
+ * LRU (or pseudo-random) replacement, idle time, and the DRAM latency with
+ * its queueing term (dram.c) over global windows of guest time.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <glib.h>
 
+#include "dram.h"
 #include "llcsim_int.h"
 
 struct llcsim_cfg cfg = {
@@ -16,12 +17,34 @@ struct llcsim_cfg cfg = {
 	.size = 1 << 20, .ways = 16, .line = 64, .page_shift = 12,
 	.l1_size = 32 << 10, .l1_ways = 4,
 	.insn_ps = 833, .hit_ps = 12500, .dram_ps = 140500, .dram_mbps = 1000,
+	.dram_window = 1000000,
 };
 
 struct cache llc;
 struct vcpu *vcpus;
 unsigned int n_vcpus;
-uint32_t *rate;
+
+/*
+ * The DRAM queueing term's windows: global, every cfg.dram_window guest
+ * instructions (1 ms of guest time under -icount shift=0), the same for
+ * all vCPUs.
+ */
+static struct {
+	uint64_t next;		/* guest_insns() at which the window closes */
+	uint64_t xfer_ps;	/* a line's transfer at cfg.dram_mbps */
+	uint64_t *queue_ps;	/* [n_vcpus]: S * Q_j, dram_queue_ps() */
+	struct dram_snap {	/* [n_vcpus]: at the start of its span */
+		uint64_t requests, time_ps, wait_ps;
+	} *snap;
+	GMutex lock;
+} dram;
+
+/*
+ * Modelled time a vCPU needs in a window before its share is taken
+ * afresh: a vCPU that did not run (single-threaded TCG runs the vCPUs in
+ * turn, often for longer than a window) keeps the share it had.
+ */
+#define DRAM_MIN_SPAN_PS	100000000ull	/* 100 us */
 
 static void set_lock(struct cache *c, uint32_t set)
 {
@@ -59,8 +82,6 @@ void ms_advance(struct vcpu *v, unsigned int idx)
 	struct ms_point zero = { 0, 0 };
 
 	g_array_append_val(v->series, p);
-	__atomic_store_n(&rate[idx], now_ms == v->ms_index + 1 ?
-			 v->ms_misses + v->ms_wbs : 0, __ATOMIC_RELAXED);
 	for (uint64_t m = v->ms_index + 1; m < now_ms; m++)
 		g_array_append_val(v->series, zero);
 	v->ms_index = now_ms;
@@ -101,13 +122,8 @@ void vcpu_idle(unsigned int idx)
 
 		v->ratio = v->ratio ? 0.75 * v->ratio + 0.25 * r : r;
 	}
-	v->idle_since = g;
-	v->idle = true;
-	/*
-	 * An idle core draws no bandwidth: its last ms must not load DRAM
-	 * for the others while it sleeps (memguard's hold would not show).
-	 */
-	__atomic_store_n(&rate[idx], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->idle_since, g, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->idle, true, __ATOMIC_RELEASE);
 }
 
 /* The idle vCPU runs again: its clock takes the idle time. */
@@ -122,30 +138,70 @@ void vcpu_resume(struct vcpu *v, unsigned int idx)
 		v->c.model_ps += idle_ps;
 		ms_advance(v, idx);
 	}
-	v->idle = false;
+	__atomic_store_n(&v->idle, false, __ATOMIC_RELEASE);
 	v->run_since = g;
 	v->model_run = v->clock_ps;
 }
 
-/*
- * DRAM latency: a fixed part plus an M/M/1 waiting time, the line's
- * transfer time at the configured bandwidth times u / (1 - u), where u is
- * the bandwidth all vCPUs drew in their last complete ms (capped at 0.95);
- * an idle vCPU draws none.
- */
-static uint64_t dram_wait_ps(void)
+void dram_init(void)
 {
-	uint64_t ev = 0;
-	double u, xfer_ps;
+	dram.next = cfg.dram_window;
+	dram.xfer_ps = (uint64_t)cfg.line * 1000000 / cfg.dram_mbps;
+	dram.queue_ps = g_new0(uint64_t, n_vcpus);
+	dram.snap = g_new0(struct dram_snap, n_vcpus);
+	g_mutex_init(&dram.lock);
+}
 
-	for (unsigned int i = 0; i < n_vcpus; i++)
-		ev += __atomic_load_n(&rate[i], __ATOMIC_RELAXED);
-	/* bytes per ms against MB/s (10^6 B/s) = 10^3 B per ms */
-	u = (double)ev * cfg.line / ((double)cfg.dram_mbps * 1000.0);
-	if (u > 0.95)
-		u = 0.95;
-	xfer_ps = (double)cfg.line * 1e6 / (double)cfg.dram_mbps;
-	return (uint64_t)(xfer_ps * u / (1.0 - u));
+/* A vCPU's modelled clock, with the idle time it will be given on resume. */
+static uint64_t clock_now(struct vcpu *v, uint64_t g)
+{
+	uint64_t t = __atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE)) {
+		uint64_t since = __atomic_load_n(&v->idle_since, __ATOMIC_RELAXED);
+
+		if (g > since)
+			t += (uint64_t)((g - since) * v->ratio);
+	}
+	return t;
+}
+
+/*
+ * Close the global window once guest time has passed its end: each vCPU's
+ * requests over its modelled time since its last share, less its DRAM
+ * waiting, give the queue it leaves at the DRAM (dram.c) for every miss of
+ * the next window. An idle vCPU's time goes on with no requests: memguard's
+ * hold lowers its share.
+ */
+void dram_tick(void)
+{
+	uint64_t g = guest_insns();
+
+	if (g < __atomic_load_n(&dram.next, __ATOMIC_RELAXED) ||
+	    !g_mutex_trylock(&dram.lock))
+		return;
+	if (g >= dram.next) {
+		for (unsigned int j = 0; j < n_vcpus; j++) {
+			struct vcpu *v = &vcpus[j];
+			struct dram_snap *s = &dram.snap[j], now = {
+				__atomic_load_n(&v->requests, __ATOMIC_RELAXED),
+				clock_now(v, g),
+				__atomic_load_n(&v->wait_all_ps, __ATOMIC_RELAXED),
+			};
+			uint64_t span = now.time_ps - s->time_ps;
+			uint64_t wait = now.wait_ps - s->wait_ps;
+
+			if (span < wait + DRAM_MIN_SPAN_PS)
+				continue;
+			__atomic_store_n(&dram.queue_ps[j],
+					 dram_queue_ps(dram.xfer_ps, now.requests - s->requests,
+						       span - wait), __ATOMIC_RELAXED);
+			*s = now;
+		}
+		__atomic_store_n(&dram.next, (g / cfg.dram_window + 1) * cfg.dram_window,
+				 __ATOMIC_RELAXED);
+	}
+	g_mutex_unlock(&dram.lock);
 }
 
 /*
@@ -215,6 +271,7 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 		if (victim.dirty) {
 			v->c.writebacks += count;
 			v->ms_wbs++;
+			__atomic_store_n(&v->requests, v->requests + 1, __ATOMIC_RELAXED);
 		}
 	}
 	if (hit) {
@@ -228,9 +285,11 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	}
 	if (writeback)		/* a whole dirty line: no fill from DRAM */
 		return;
-	uint64_t wait = dram_wait_ps();
+	uint64_t wait = dram_wait_ps(dram.queue_ps, n_vcpus, idx);
 
 	v->ms_misses++;
+	__atomic_store_n(&v->requests, v->requests + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->wait_all_ps, v->wait_all_ps + wait, __ATOMIC_RELAXED);
 	v->clock_ps += cfg.dram_ps + wait;
 	if (!count)
 		return;
