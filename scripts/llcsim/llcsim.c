@@ -50,9 +50,10 @@ static void vcpu_mem(unsigned int idx, qemu_plugin_meminfo_t info,
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return;
-	access_line(idx, qemu_plugin_hwaddr_phys_addr(hw),
-		    qemu_plugin_mem_is_store(info),
-		    !(cfg.user_only && (vaddr >> 63)));
+	access_mem(idx, qemu_plugin_hwaddr_phys_addr(hw),
+		   1u << qemu_plugin_mem_size_shift(info),
+		   qemu_plugin_mem_is_store(info),
+		   !(cfg.user_only && (vaddr >> 63)));
 }
 
 static void vcpu_tb_exec(unsigned int idx, void *udata)

@@ -108,7 +108,8 @@ extern unsigned int n_vcpus;
 /* model.c: the caches and the DRAM latency */
 int cache_init(struct cache *c, uint64_t size, uint32_t assoc, bool shared);
 void ms_advance(struct vcpu *v, unsigned int idx);
-void access_line(unsigned int idx, uint64_t pa, bool store, bool count);
+void access_mem(unsigned int idx, uint64_t pa, unsigned int size, bool store,
+		bool count);
 uint64_t guest_insns(void);
 void vcpu_idle(unsigned int idx);
 void vcpu_resume(struct vcpu *v, unsigned int idx);

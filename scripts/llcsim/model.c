@@ -298,17 +298,12 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	v->c.wait_ps += wait;
 }
 
-/*
- * count: the access is counted and timed (user_only=1 leaves out the
- * kernel's, which still occupy the caches and draw DRAM bandwidth).
- */
-void access_line(unsigned int idx, uint64_t pa, bool store, bool count)
+/* One line an access touches, through the L1 (if any) to the LLC. */
+static void access_line(unsigned int idx, struct vcpu *v, uint64_t line,
+			bool store, bool count)
 {
-	struct vcpu *v = &vcpus[idx];
-	uint64_t line = pa >> cfg.line_shift;
 	struct way victim;
 
-	v->c.accesses += count;
 	if (v->l1.sets) {
 		if (cache_access(&v->l1, line, store, idx, &victim))
 			return;
@@ -318,5 +313,28 @@ void access_line(unsigned int idx, uint64_t pa, bool store, bool count)
 	} else {
 		llc_access(idx, v, line, false, store, count);
 	}
+}
+
+/*
+ * A data access of size bytes at physical address pa: every line it
+ * touches (an unaligned access may cross into the next). The plugin sees
+ * the physical address of its first byte only, so the lines of an access
+ * that crosses into the next page, whose frame may be anywhere, stop at
+ * the page's end. count: the access is counted and timed (user_only=1
+ * leaves out the kernel's, which still occupy the caches and draw DRAM
+ * bandwidth).
+ */
+void access_mem(unsigned int idx, uint64_t pa, unsigned int size, bool store,
+		bool count)
+{
+	struct vcpu *v = &vcpus[idx];
+	uint64_t end = pa + (size ? size : 1) - 1;
+	uint64_t page_end = pa | ((1ull << cfg.page_shift) - 1);
+
+	if (end > page_end)
+		end = page_end;
+	v->c.accesses += count;
+	for (uint64_t l = pa >> cfg.line_shift; l <= end >> cfg.line_shift; l++)
+		access_line(idx, v, l, store, count);
 	ms_advance(v, idx);
 }
