@@ -4,6 +4,7 @@
  * LRU (or pseudo-random) replacement, idle time, and the DRAM latency with
  * its queueing term (dram.c) over global windows of guest time.
  */
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,13 +47,36 @@ static struct {
  */
 #define DRAM_MIN_SPAN_PS	100000000ull	/* 100 us */
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/*
+ * A set's lock, held for one lookup. Multi-threaded TCG only (one TCG
+ * thread never contends): spin politely, and give the host CPU away when
+ * the holder is a vCPU thread the host has preempted.
+ */
 static void set_lock(struct cache *c, uint32_t set)
 {
+	unsigned int spins = 0;
+
 	if (!c->lock)
 		return;
-	while (__atomic_test_and_set(&c->lock[set], __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&c->lock[set], __ATOMIC_RELAXED))
-			;
+	while (__atomic_test_and_set(&c->lock[set], __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&c->lock[set], __ATOMIC_RELAXED)) {
+			if (++spins < 1000) {
+				cpu_relax();
+			} else {
+				sched_yield();
+				spins = 0;
+			}
+		}
+	}
 }
 
 static void set_unlock(struct cache *c, uint32_t set)
