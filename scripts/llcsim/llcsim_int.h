@@ -47,6 +47,7 @@ struct vcpu {
 	 * ms series, the DRAM shares and the idle scaling.
 	 */
 	uint64_t clock_ps;
+	uint64_t idle_ps;	/* of which idle (vcpu_resume()) */
 	/*
 	 * Every instruction it ran, counted or not: the sum over all vCPUs
 	 * is the guest's time (guest_insns()), which under -icount shift=0

@@ -33,7 +33,8 @@ unsigned int n_vcpus;
 static struct {
 	uint64_t next;		/* guest_insns() at which the window closes */
 	uint64_t xfer_ps;	/* a line's transfer at cfg.dram_mbps */
-	uint64_t *queue_ps;	/* [n_vcpus]: S * Q_j, dram_queue_ps() */
+	uint64_t *queue_ps;	/* [n_vcpus]: S * Q_j while it runs, dram_queue_ps() */
+	uint64_t *active_ps;	/* [n_vcpus]: what a miss finds: queue_ps, 0 if idle */
 	struct dram_snap {	/* [n_vcpus]: at the start of its span */
 		uint64_t requests, time_ps, wait_ps;
 	} *snap;
@@ -41,9 +42,9 @@ static struct {
 } dram;
 
 /*
- * Modelled time a vCPU needs in a window before its share is taken
- * afresh: a vCPU that did not run (single-threaded TCG runs the vCPUs in
- * turn, often for longer than a window) keeps the share it had.
+ * Modelled running time a vCPU needs in a window before its share is
+ * taken afresh: a vCPU that did not run (single-threaded TCG runs the
+ * vCPUs in turn, often for longer than a window) keeps the share it had.
  */
 #define DRAM_MIN_SPAN_PS	100000000ull	/* 100 us */
 
@@ -148,6 +149,8 @@ void vcpu_idle(unsigned int idx)
 	}
 	__atomic_store_n(&v->idle_since, g, __ATOMIC_RELAXED);
 	__atomic_store_n(&v->idle, true, __ATOMIC_RELEASE);
+	/* An idle core draws nothing: memguard's holds show at once. */
+	__atomic_store_n(&dram.active_ps[idx], 0, __ATOMIC_RELAXED);
 }
 
 /* The idle vCPU runs again: its clock takes the idle time. */
@@ -158,11 +161,15 @@ void vcpu_resume(struct vcpu *v, unsigned int idx)
 	if (v->ratio > 0) {
 		uint64_t idle_ps = (uint64_t)((g - v->idle_since) * v->ratio);
 
-		v->clock_ps += idle_ps;
+		__atomic_store_n(&v->clock_ps, v->clock_ps + idle_ps, __ATOMIC_RELAXED);
+		__atomic_store_n(&v->idle_ps, v->idle_ps + idle_ps, __ATOMIC_RELAXED);
 		v->c.model_ps += idle_ps;
 		ms_advance(v, idx);
 	}
 	__atomic_store_n(&v->idle, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&dram.active_ps[idx],
+			 __atomic_load_n(&dram.queue_ps[idx], __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
 	v->run_since = g;
 	v->model_run = v->clock_ps;
 }
@@ -172,30 +179,19 @@ void dram_init(void)
 	dram.next = cfg.dram_window;
 	dram.xfer_ps = (uint64_t)cfg.line * 1000000 / cfg.dram_mbps;
 	dram.queue_ps = g_new0(uint64_t, n_vcpus);
+	dram.active_ps = g_new0(uint64_t, n_vcpus);
 	dram.snap = g_new0(struct dram_snap, n_vcpus);
 	g_mutex_init(&dram.lock);
 }
 
-/* A vCPU's modelled clock, with the idle time it will be given on resume. */
-static uint64_t clock_now(struct vcpu *v, uint64_t g)
-{
-	uint64_t t = __atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED);
-
-	if (__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE)) {
-		uint64_t since = __atomic_load_n(&v->idle_since, __ATOMIC_RELAXED);
-
-		if (g > since)
-			t += (uint64_t)((g - since) * v->ratio);
-	}
-	return t;
-}
-
 /*
  * Close the global window once guest time has passed its end: each vCPU's
- * requests over its modelled time since its last share, less its DRAM
- * waiting, give the queue it leaves at the DRAM (dram.c) for every miss of
- * the next window. An idle vCPU's time goes on with no requests: memguard's
- * hold lowers its share.
+ * requests over its running modelled time since its last share, less its
+ * DRAM waiting, give the queue it keeps at the DRAM while it runs
+ * (dram.c), for every miss of the next window. While a vCPU idles it
+ * keeps none (vcpu_idle()): its idle time cannot be measured in guest
+ * instructions when every vCPU idles (-icount sleep=off skips that time),
+ * so it is left out of the share and counted by the vCPU's state instead.
  */
 void dram_tick(void)
 {
@@ -209,17 +205,21 @@ void dram_tick(void)
 			struct vcpu *v = &vcpus[j];
 			struct dram_snap *s = &dram.snap[j], now = {
 				__atomic_load_n(&v->requests, __ATOMIC_RELAXED),
-				clock_now(v, g),
+				__atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED) -
+				__atomic_load_n(&v->idle_ps, __ATOMIC_RELAXED),
 				__atomic_load_n(&v->wait_all_ps, __ATOMIC_RELAXED),
 			};
 			uint64_t span = now.time_ps - s->time_ps;
 			uint64_t wait = now.wait_ps - s->wait_ps;
+			uint64_t q;
 
 			if (span < wait + DRAM_MIN_SPAN_PS)
 				continue;
-			__atomic_store_n(&dram.queue_ps[j],
-					 dram_queue_ps(dram.xfer_ps, now.requests - s->requests,
-						       span - wait), __ATOMIC_RELAXED);
+			q = dram_queue_ps(dram.xfer_ps, now.requests - s->requests,
+					  span - wait);
+			__atomic_store_n(&dram.queue_ps[j], q, __ATOMIC_RELAXED);
+			if (!__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE))
+				__atomic_store_n(&dram.active_ps[j], q, __ATOMIC_RELAXED);
 			*s = now;
 		}
 		__atomic_store_n(&dram.next, (g / cfg.dram_window + 1) * cfg.dram_window,
@@ -309,7 +309,7 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	}
 	if (writeback)		/* a whole dirty line: no fill from DRAM */
 		return;
-	uint64_t wait = dram_wait_ps(dram.queue_ps, n_vcpus, idx);
+	uint64_t wait = dram_wait_ps(dram.active_ps, n_vcpus, idx);
 
 	v->ms_misses++;
 	__atomic_store_n(&v->requests, v->requests + 1, __ATOMIC_RELAXED);

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * llcsim's DRAM queueing term (scripts/llcsim/dram.c) on the host, against
- * mean-value analysis of a closed system. Requesters run as the plugin
- * runs vCPUs: each in turn through a global window, a stream of requests
- * each after a think time Z (instructions and LLC hits), taking the fixed
- * DRAM latency D plus the wait dram_wait_ps() gives; at each window's end
- * dram_queue_ps() takes each one's share afresh. The converged wait of a
- * request must be the analytic one: with the arriving requester absent,
- * another of think time Z_j keeps S / (Z_j + D) requests at the server, so
- * a request waits S * S / (Z_j + D) per other stream (exact for two), and
- * a lone stream does not wait. (The open M/M/1 term it replaces made a
- * lone stream at 45 % of the bandwidth wait 52 ns behind itself.)
+ * mean-value analysis of a closed system. Requesters run side by side as
+ * the plugin's vCPUs do in modelled time: the one furthest behind goes
+ * next, with a request after a think time Z (instructions and LLC hits)
+ * that takes the fixed DRAM latency D plus the wait dram_wait_ps() gives
+ * for the shares of the others that run (an idle one shows none, as
+ * model.c's active shares); at each global window's end dram_queue_ps()
+ * takes each one's share afresh from its running time. The converged wait
+ * must be the analytic one: with the arriving requester absent, another of
+ * think time Z_j keeps S / (Z_j + D) requests at the server, so a request
+ * waits S * S / (Z_j + D) per other stream (exact for two), and a lone
+ * stream does not wait. (The open M/M/1 term it replaces made a lone
+ * stream at 45 % of the bandwidth wait 52 ns behind itself.)
  */
 #include <math.h>
 #include <stdbool.h>
@@ -22,45 +24,62 @@
 
 #define S_PS	64000ull	/* 64 B at 1000 MB/s */
 #define D_PS	140500ull	/* the A53's DRAM latency, S included */
-#define WIN_PS	1000000000ull	/* a window: 1 ms of each stream's time */
+#define WIN_PS	1000000000ull	/* a window: 1 ms */
 #define WINDOWS	40
+#define MAXN	4
 
 struct stream {
 	uint64_t think_ps;
-	uint64_t budget;	/* requests per window, then idle; 0: no limit */
-	/* over the window */
-	uint64_t requests, time_ps, wait_ps;
+	double busy;		/* share of each window it runs (0: all), idle after */
+	uint64_t clock_ps;
+	/* over the window: requests, running time, waiting */
+	uint64_t requests, run_ps, wait_ps;
 	/* over the last window */
 	double mean_wait;
 };
 
-/* Run n streams through WINDOWS windows; queue_ps carries the shares. */
+/* Run n streams through WINDOWS windows of modelled time. */
 static void run(struct stream *st, unsigned int n)
 {
-	uint64_t queue_ps[8] = { 0 };
+	uint64_t queue_ps[MAXN] = { 0 }, active_ps[MAXN] = { 0 };
 
 	for (unsigned int w = 0; w < WINDOWS; w++) {
+		uint64_t start = w * WIN_PS, end = start + WIN_PS;
+
+		for (;;) {
+			struct stream *s = NULL;
+			unsigned int i, k = 0;
+
+			for (i = 0; i < n; i++)
+				if (st[i].clock_ps < end && (!s || st[i].clock_ps < s->clock_ps)) {
+					s = &st[i];
+					k = i;
+				}
+			if (!s)
+				break;
+			if (s->busy && s->clock_ps >= start + s->busy * WIN_PS) {
+				/* held: idle to the window's end, no share meanwhile */
+				active_ps[k] = 0;
+				s->clock_ps = end;
+				continue;
+			}
+			uint64_t wait = dram_wait_ps(active_ps, n, k);
+
+			s->clock_ps += s->think_ps + D_PS + wait;
+			s->run_ps += s->think_ps + D_PS + wait;
+			s->wait_ps += wait;
+			s->requests++;
+		}
 		for (unsigned int i = 0; i < n; i++) {
 			struct stream *s = &st[i];
 
-			s->requests = 0;
-			s->time_ps = 0;
-			s->wait_ps = 0;
-			while (s->time_ps < WIN_PS &&
-			       (!s->budget || s->requests < s->budget)) {
-				uint64_t wait = dram_wait_ps(queue_ps, n, i);
-
-				s->time_ps += s->think_ps + D_PS + wait;
-				s->wait_ps += wait;
-				s->requests++;
-			}
 			s->mean_wait = (double)s->wait_ps / s->requests;
-			/* held (idle): time passes with no requests */
-			s->time_ps = s->time_ps > WIN_PS ? s->time_ps : WIN_PS;
+			queue_ps[i] = dram_queue_ps(S_PS, s->requests, s->run_ps - s->wait_ps);
+			active_ps[i] = queue_ps[i];
+			s->requests = 0;
+			s->run_ps = 0;
+			s->wait_ps = 0;
 		}
-		for (unsigned int i = 0; i < n; i++)
-			queue_ps[i] = dram_queue_ps(S_PS, st[i].requests,
-						    st[i].time_ps - st[i].wait_ps);
 	}
 }
 
@@ -116,18 +135,20 @@ TEST(two_streams_of_different_rates)
 TEST(held_stream_adds_its_share)
 {
 	/*
-	 * A stream held after 700 requests a window (a tenth of its time,
-	 * as memguard holds a hog) keeps 700 * S per window at the server.
-	 * Its time less its waiting overstates that by its waiting's share
-	 * of the window (1.5 % here): its rate is the regulator's, not set
-	 * by its response time.
+	 * A stream held after a tenth of each window (as memguard holds a
+	 * hog) keeps its queue while it runs and none while held: a stream
+	 * beside it waits a tenth of its time, as much then as next to the
+	 * stream running. Per request that is less than a tenth: it makes
+	 * fewer requests while it waits.
 	 */
 	struct stream st[2] = {
-		{ .think_ps = 50000 }, { .think_ps = 0, .budget = 700 },
+		{ .think_ps = 50000 }, { .think_ps = 0, .busy = 0.1 },
 	};
+	double wa = mva_queue(0), ra = 0.1 / (50000 + D_PS + wa),
+		ri = 0.9 / (50000 + D_PS);
 
 	run(st, 2);
-	EXPECT_TRUE(near(700.0 * S_PS * S_PS / WIN_PS, st[0].mean_wait, 0.03));
+	EXPECT_TRUE(near(wa * ra / (ra + ri), st[0].mean_wait, 0.02));
 	EXPECT_TRUE(near(mva_queue(50000), st[1].mean_wait, 0.005));
 }
 
