@@ -64,6 +64,7 @@ static void vcpu_tb_exec(unsigned int idx, void *udata)
 	if (idx >= n_vcpus)
 		return;
 	v = &vcpus[idx];
+	vcpu_thread_check();
 	if (v->idle)
 		vcpu_resume(v, idx);
 	__atomic_store_n(&v->all_insns, v->all_insns + n, __ATOMIC_RELAXED);

@@ -114,6 +114,7 @@ void access_mem(unsigned int idx, uint64_t pa, unsigned int size, bool store,
 uint64_t guest_insns(void);
 void vcpu_idle(unsigned int idx);
 void vcpu_resume(struct vcpu *v, unsigned int idx);
+void vcpu_thread_check(void);
 void dram_init(void);
 void dram_tick(void);
 

@@ -34,9 +34,10 @@ static struct {
 	uint64_t next;		/* guest_insns() at which the window closes */
 	uint64_t xfer_ps;	/* a line's transfer at cfg.dram_mbps */
 	uint64_t *queue_ps;	/* [n_vcpus]: S * Q_j while it runs, dram_queue_ps() */
-	uint64_t *active_ps;	/* [n_vcpus]: what a miss finds: queue_ps, 0 if idle */
+	uint64_t *avg_ps;	/* [n_vcpus]: S * Q_j over its running and idle time */
+	uint64_t *active_ps;	/* [n_vcpus]: what a miss finds (share()), 0 if idle */
 	struct dram_snap {	/* [n_vcpus]: at the start of its span */
-		uint64_t requests, time_ps, wait_ps;
+		uint64_t requests, time_ps, all_ps, wait_ps;
 	} *snap;
 	GMutex lock;
 } dram;
@@ -47,6 +48,34 @@ static struct {
  * vCPUs in turn, often for longer than a window) keeps the share it had.
  */
 #define DRAM_MIN_SPAN_PS	100000000ull	/* 100 us */
+
+/*
+ * Host threads that ran vCPUs: one when a single TCG thread runs them in
+ * turn (-icount), one per vCPU when multi-threaded.
+ */
+static unsigned int n_threads;
+static __thread bool thread_seen;
+
+void vcpu_thread_check(void)
+{
+	if (!thread_seen) {
+		thread_seen = true;
+		__atomic_add_fetch(&n_threads, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * The share of vCPU j a miss finds while j is not idle. Multi-threaded,
+ * j runs beside the missing vCPU: its share while running. Run in turn,
+ * j is neither running nor idle in guest time while another vCPU's turn
+ * lasts (and a hog's turn often ends at the very timer deadline that
+ * holds it): its share averaged over its running and idle time.
+ */
+static uint64_t share(unsigned int j)
+{
+	return __atomic_load_n(__atomic_load_n(&n_threads, __ATOMIC_RELAXED) > 1 ?
+			       &dram.queue_ps[j] : &dram.avg_ps[j], __ATOMIC_RELAXED);
+}
 
 static inline void cpu_relax(void)
 {
@@ -167,9 +196,7 @@ void vcpu_resume(struct vcpu *v, unsigned int idx)
 		ms_advance(v, idx);
 	}
 	__atomic_store_n(&v->idle, false, __ATOMIC_RELEASE);
-	__atomic_store_n(&dram.active_ps[idx],
-			 __atomic_load_n(&dram.queue_ps[idx], __ATOMIC_RELAXED),
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&dram.active_ps[idx], share(idx), __ATOMIC_RELAXED);
 	v->run_since = g;
 	v->model_run = v->clock_ps;
 }
@@ -179,19 +206,35 @@ void dram_init(void)
 	dram.next = cfg.dram_window;
 	dram.xfer_ps = (uint64_t)cfg.line * 1000000 / cfg.dram_mbps;
 	dram.queue_ps = g_new0(uint64_t, n_vcpus);
+	dram.avg_ps = g_new0(uint64_t, n_vcpus);
 	dram.active_ps = g_new0(uint64_t, n_vcpus);
 	dram.snap = g_new0(struct dram_snap, n_vcpus);
 	g_mutex_init(&dram.lock);
 }
 
+/* A vCPU's modelled clock, with the idle time it will be given on resume. */
+static uint64_t clock_now(struct vcpu *v, uint64_t g)
+{
+	uint64_t t = __atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE)) {
+		uint64_t since = __atomic_load_n(&v->idle_since, __ATOMIC_RELAXED);
+
+		if (g > since)
+			t += (uint64_t)((g - since) * v->ratio);
+	}
+	return t;
+}
+
 /*
  * Close the global window once guest time has passed its end: each vCPU's
- * requests over its running modelled time since its last share, less its
- * DRAM waiting, give the queue it keeps at the DRAM while it runs
- * (dram.c), for every miss of the next window. While a vCPU idles it
- * keeps none (vcpu_idle()): its idle time cannot be measured in guest
- * instructions when every vCPU idles (-icount sleep=off skips that time),
- * so it is left out of the share and counted by the vCPU's state instead.
+ * requests over its modelled time since its last share, less its DRAM
+ * waiting, give the queue it keeps at the DRAM (dram.c), for every miss of
+ * the next window: over its running time, and over its running and idle
+ * time (share()). While a vCPU idles a miss finds none of it
+ * (vcpu_idle()): idle time is not measured when every vCPU idles (-icount
+ * sleep=off skips that time), so the idle state counts, not only the
+ * average.
  */
 void dram_tick(void)
 {
@@ -207,19 +250,24 @@ void dram_tick(void)
 				__atomic_load_n(&v->requests, __ATOMIC_RELAXED),
 				__atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED) -
 				__atomic_load_n(&v->idle_ps, __ATOMIC_RELAXED),
+				clock_now(v, g),
 				__atomic_load_n(&v->wait_all_ps, __ATOMIC_RELAXED),
 			};
 			uint64_t span = now.time_ps - s->time_ps;
+			uint64_t all = now.all_ps - s->all_ps;
 			uint64_t wait = now.wait_ps - s->wait_ps;
-			uint64_t q;
+			uint64_t n = now.requests - s->requests;
 
-			if (span < wait + DRAM_MIN_SPAN_PS)
+			if (span < wait + DRAM_MIN_SPAN_PS || all < span)
 				continue;
-			q = dram_queue_ps(dram.xfer_ps, now.requests - s->requests,
-					  span - wait);
-			__atomic_store_n(&dram.queue_ps[j], q, __ATOMIC_RELAXED);
+			__atomic_store_n(&dram.queue_ps[j],
+					 dram_queue_ps(dram.xfer_ps, n, span - wait),
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&dram.avg_ps[j],
+					 dram_queue_ps(dram.xfer_ps, n, all - wait),
+					 __ATOMIC_RELAXED);
 			if (!__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE))
-				__atomic_store_n(&dram.active_ps[j], q, __ATOMIC_RELAXED);
+				__atomic_store_n(&dram.active_ps[j], share(j), __ATOMIC_RELAXED);
 			*s = now;
 		}
 		__atomic_store_n(&dram.next, (g / cfg.dram_window + 1) * cfg.dram_window,
