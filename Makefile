@@ -159,7 +159,8 @@ DEBUG_SKIP_SUITES ?= interference
 # Suites that boot with the shared-LLC model (an llc-model file in their
 # folder, see scripts/vm/run) get a boot of their own, on Debian's kernel
 # only: the model slows the guest 2-3.5x and tests QEMU's side, not the
-# kernel's.
+# kernel's. On arm64 the llc-model suite's boot is followed by two short
+# ones whose TSVs must be identical (selftests/llc-model/repeat).
 LLC_MODEL_SUITES := $(patsubst selftests/%/llc-model,%,$(shell grep -L '^scripts=' \
 	selftests/*/llc-model 2>/dev/null))
 # Scripts that boot deterministically (named in their folder's icount
@@ -181,6 +182,8 @@ check-vm: modules guest
 		$(VM_PLAIN) || rc=1;) \
 	$(if $(VM_LLC),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
 		$(VM_LLC) || rc=1;) \
+	$(if $(filter llc-model,$(VM_LLC)),$(if $(filter arm64,$(ARCH)),selftests/llc-model/repeat \
+		--arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) || rc=1;)) \
 	exit $$rc
 
 check-negative: modules guest

@@ -116,8 +116,9 @@ def _result(name, title, command, cost, files, provenance, image=None):
 
 def _results():
     for arch in ('arm64', 'x86_64'):
-        _result('llc-report-' + arch, 'LLC model: the interference scenario, '
-                + arch, 'make llc-report ARCH=' + arch,
+        _result('llc-report-' + arch, 'LLC model (an A53-style LLC on both '
+                'architectures): the interference scenario, ' + arch,
+                'make llc-report ARCH=' + arch,
                 'boots a VM with the model, about a minute',
                 ['llc-report/%s-llc-report.txt' % arch],
                 'llc-report/%s-provenance.txt' % arch,

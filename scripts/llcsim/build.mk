@@ -10,14 +10,16 @@ LLCSIM_HDR := $(CACHE)/qemu-plugin/qemu-plugin.h
 # globals the files share cannot be interposed.
 LLCSIM_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
 	-fPIC -shared -fvisibility=hidden -I$(TOP)/include -I$(CACHE)/qemu-plugin
-# The plugin's glue (llcsim.c) calls the model and the report.
-LLCSIM_SRCS := scripts/llcsim/llcsim.c scripts/llcsim/model.c scripts/llcsim/report.c
+# The plugin's glue (llcsim.c) calls the model (model.c, its DRAM term in
+# dram.c) and the report.
+LLCSIM_SRCS := scripts/llcsim/llcsim.c scripts/llcsim/model.c scripts/llcsim/dram.c \
+	scripts/llcsim/report.c
 
 $(LLCSIM_HDR):
 	scripts/install-deps qemu-plugin
 
-$(LLCSIM_SO): $(LLCSIM_SRCS) scripts/llcsim/llcsim_int.h include/colorguard/llcsim.h \
-		$(HV_COLOR_SRCS) $(HV_COLOR_HDRS) | $(LLCSIM_HDR)
+$(LLCSIM_SO): $(LLCSIM_SRCS) scripts/llcsim/llcsim_int.h scripts/llcsim/dram.h \
+		include/colorguard/llcsim.h $(HV_COLOR_SRCS) $(HV_COLOR_HDRS) | $(LLCSIM_HDR)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(LLCSIM_CFLAGS) $$(pkg-config --cflags glib-2.0) -o $@ \
 		$(LLCSIM_SRCS) hv-color/mask.c

@@ -9,8 +9,8 @@
  * accesses, LLC accesses, hits, misses, writebacks to DRAM and lines of
  * this vCPU that another vCPU's fill evicted, and keeps a modelled clock:
  * a fixed time per instruction, a fixed LLC hit latency and a DRAM latency
- * that grows with the recent miss and writeback rate of all vCPUs against
- * a configured DRAM bandwidth (a queueing term). Misses and writebacks are
+ * that grows with the queue the other vCPUs' misses and writebacks keep at
+ * a DRAM of configured bandwidth (a closed-system queueing term, dram.c). Misses and writebacks are
  * also kept per 1 ms of modelled time for bandwidth plots.
  *
  * The guest opens and closes named windows with marker instructions
@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <glib.h>
 #include <qemu-plugin.h>
@@ -41,14 +40,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static struct hvc_geometry geo;
 
-static uint64_t host_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static void vcpu_mem(unsigned int idx, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
@@ -59,9 +50,10 @@ static void vcpu_mem(unsigned int idx, qemu_plugin_meminfo_t info,
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return;
-	access_line(idx, qemu_plugin_hwaddr_phys_addr(hw),
-		    qemu_plugin_mem_is_store(info),
-		    !(cfg.user_only && (vaddr >> 63)));
+	access_mem(idx, qemu_plugin_hwaddr_phys_addr(hw),
+		   1u << qemu_plugin_mem_size_shift(info),
+		   qemu_plugin_mem_is_store(info),
+		   !(cfg.user_only && (vaddr >> 63)));
 }
 
 static void vcpu_tb_exec(unsigned int idx, void *udata)
@@ -72,6 +64,10 @@ static void vcpu_tb_exec(unsigned int idx, void *udata)
 	if (idx >= n_vcpus)
 		return;
 	v = &vcpus[idx];
+	vcpu_thread_check();
+	if (v->idle)
+		vcpu_resume(v, idx);
+	__atomic_store_n(&v->all_insns, v->all_insns + n, __ATOMIC_RELAXED);
 	v->clock_ps += n * cfg.insn_ps;
 	/* udata bit 0: a kernel TB (top half of the address space) */
 	if (!(cfg.user_only && ((uintptr_t)udata & 1))) {
@@ -79,6 +75,25 @@ static void vcpu_tb_exec(unsigned int idx, void *udata)
 		v->c.model_ps += n * cfg.insn_ps;
 	}
 	ms_advance(v, idx);
+	dram_tick();
+}
+
+/* arm64 WFI, x86 HLT: the vCPU idles (vcpu_idle()). */
+static bool halts(struct qemu_plugin_insn *insn)
+{
+	const uint8_t *p = qemu_plugin_insn_data(insn);
+	size_t n = qemu_plugin_insn_size(insn);
+
+	if (n == 4)
+		return (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) ==
+			0xd503207f;
+	return n == 1 && p[0] == 0xf4;
+}
+
+static void vcpu_halt(unsigned int idx, void *udata)
+{
+	if (idx < n_vcpus)
+		vcpu_idle(idx);
 }
 
 /* The marker an instruction is, or 0. */
@@ -120,58 +135,14 @@ static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, vcpu_marker,
 							       QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)m);
+		else if (halts(insn))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, vcpu_halt,
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       NULL);
 		qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
 						 QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW, NULL);
 	}
-}
-
-/*
- * While a vCPU is idle (WFI/HLT, e.g. held by memguard) modelled time
- * goes on at the rate it ran before: host time scaled by the vCPU's own
- * ratio of modelled to host time, so the share of time a regulator leaves
- * a vCPU busy is the same in modelled time as in guest time.
- */
-static void vcpu_idle(qemu_plugin_id_t id, unsigned int idx)
-{
-	struct vcpu *v;
-	uint64_t now = host_ns(), dh;
-
-	if (idx >= n_vcpus)
-		return;
-	v = &vcpus[idx];
-	dh = now - v->host_run;
-	if (v->host_run && dh > 20000) {
-		double r = (double)(v->clock_ps - v->model_run) / dh;
-
-		v->ratio = v->ratio ? 0.75 * v->ratio + 0.25 * r : r;
-	}
-	v->host_idle = now;
-	/*
-	 * An idle core draws no bandwidth: its last ms must not load DRAM
-	 * for the others while it sleeps (memguard's hold would not show).
-	 */
-	__atomic_store_n(&rate[idx], 0, __ATOMIC_RELAXED);
-}
-
-static void vcpu_resume(qemu_plugin_id_t id, unsigned int idx)
-{
-	struct vcpu *v;
-	uint64_t now = host_ns();
-
-	if (idx >= n_vcpus)
-		return;
-	v = &vcpus[idx];
-	if (v->host_idle && v->ratio > 0) {
-		uint64_t idle_ps = (uint64_t)((now - v->host_idle) * v->ratio);
-
-		v->clock_ps += idle_ps;
-		v->c.model_ps += idle_ps;
-		ms_advance(v, idx);
-	}
-	v->host_idle = 0;
-	v->host_run = now;
-	v->model_run = v->clock_ps;
 }
 
 static int unknown_arg(const char *k)
@@ -255,6 +226,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.dram_ps = v;
 		else if (!strcmp(k, "dram_mbps"))
 			cfg.dram_mbps = v;
+		else if (!strcmp(k, "dram_window"))
+			cfg.dram_window = v;
 		else if (!strcmp(k, "user_only"))
 			cfg.user_only = !!v;
 		else
@@ -276,8 +249,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			cfg.l1_size, cfg.l1_ways);
 		return -1;
 	}
-	if (!cfg.dram_mbps) {
-		fprintf(stderr, "llcsim: dram_mbps must not be 0\n");
+	if (!cfg.dram_mbps || !cfg.dram_window) {
+		fprintf(stderr, "llcsim: dram_mbps and dram_window must not be 0\n");
 		return -1;
 	}
 	cfg.line_shift = __builtin_ctz(cfg.line);
@@ -285,18 +258,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	llc.random = cfg.random;
 	n_vcpus = info->system_emulation ? info->system.max_vcpus : 1;
 	vcpus = g_new0(struct vcpu, n_vcpus);
-	rate = g_new0(uint32_t, n_vcpus);
 	for (unsigned int i = 0; i < n_vcpus; i++) {
 		if (cfg.l1_size)
 			cache_init(&vcpus[i].l1, cfg.l1_size, cfg.l1_ways, false);
 		vcpus[i].snap = g_new0(struct counters, n_vcpus);
 		vcpus[i].series = g_array_new(FALSE, TRUE, sizeof(struct ms_point));
 	}
+	dram_init();
 	if (report_open(geo.nr_colors))
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, vcpu_tb_trans);
-	qemu_plugin_register_vcpu_idle_cb(id, vcpu_idle);
-	qemu_plugin_register_vcpu_resume_cb(id, vcpu_resume);
 	qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
 	return 0;
 }

@@ -44,9 +44,19 @@ struct vcpu {
 	/*
 	 * The vCPU's modelled clock, of all its work; c.model_ps is the
 	 * counted part (user_only=1: user mode only). The clock drives the
-	 * ms series, the DRAM rates and the idle scaling.
+	 * ms series, the DRAM shares and the idle scaling.
 	 */
 	uint64_t clock_ps;
+	uint64_t idle_ps;	/* of which idle (vcpu_resume()) */
+	/*
+	 * Every instruction it ran, counted or not: the sum over all vCPUs
+	 * is the guest's time (guest_insns()), which under -icount shift=0
+	 * is its clock in ns.
+	 */
+	uint64_t all_insns;
+	/* DRAM: misses and writebacks, and the misses' queueing, all counted */
+	uint64_t requests;
+	uint64_t wait_all_ps;
 	struct cache l1;
 	/* windows */
 	bool open;
@@ -54,11 +64,12 @@ struct vcpu {
 	uint32_t id;
 	uint32_t seq;
 	struct counters *snap;	/* [n_vcpus]: this one and every peer */
-	/* modelled time while idle */
-	double ratio;		/* modelled ps per host ns while running */
-	uint64_t host_run;	/* host ns at the last resume */
-	uint64_t model_run;
-	uint64_t host_idle;	/* host ns at the last idle, 0 if running */
+	/* modelled time while idle (from a WFI or HLT to its next block) */
+	bool idle;
+	double ratio;		/* modelled ps per guest instruction running */
+	uint64_t run_since;	/* guest_insns() at the last resume */
+	uint64_t model_run;	/* clock_ps then */
+	uint64_t idle_since;	/* guest_insns() at the WFI or HLT */
 	/* per-ms series */
 	uint64_t ms_index;	/* current ms of modelled time */
 	uint32_t ms_misses;
@@ -84,6 +95,7 @@ struct llcsim_cfg {
 	uint64_t hit_ps;
 	uint64_t dram_ps;
 	uint64_t dram_mbps;
+	uint64_t dram_window;	/* guest instructions per DRAM window */
 	bool random;
 	bool user_only;
 	const char *out;
@@ -93,16 +105,18 @@ extern struct llcsim_cfg cfg;
 extern struct cache llc;
 extern struct vcpu *vcpus;
 extern unsigned int n_vcpus;
-/*
- * Misses + writebacks of each vCPU in its last complete ms (queueing); 0
- * while the vCPU is idle.
- */
-extern uint32_t *rate;
 
 /* model.c: the caches and the DRAM latency */
 int cache_init(struct cache *c, uint64_t size, uint32_t assoc, bool shared);
 void ms_advance(struct vcpu *v, unsigned int idx);
-void access_line(unsigned int idx, uint64_t pa, bool store, bool count);
+void access_mem(unsigned int idx, uint64_t pa, unsigned int size, bool store,
+		bool count);
+uint64_t guest_insns(void);
+void vcpu_idle(unsigned int idx);
+void vcpu_resume(struct vcpu *v, unsigned int idx);
+void vcpu_thread_check(void);
+void dram_init(void);
+void dram_tick(void);
 
 /* report.c: the windows and the TSV files */
 int report_open(unsigned int nr_colors);

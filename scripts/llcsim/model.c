@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * llcsim's model: the private L1s and the shared LLC, set-associative with
- * LRU (or pseudo-random) replacement, and the DRAM latency with its
- * queueing term.
+ * LRU (or pseudo-random) replacement, idle time, and the DRAM latency with
+ * its queueing term (dram.c) over global windows of guest time.
  */
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <glib.h>
 
+#include "dram.h"
 #include "llcsim_int.h"
 
 struct llcsim_cfg cfg = {
@@ -16,20 +18,95 @@ struct llcsim_cfg cfg = {
 	.size = 1 << 20, .ways = 16, .line = 64, .page_shift = 12,
 	.l1_size = 32 << 10, .l1_ways = 4,
 	.insn_ps = 833, .hit_ps = 12500, .dram_ps = 140500, .dram_mbps = 1000,
+	.dram_window = 1000000,
 };
 
 struct cache llc;
 struct vcpu *vcpus;
 unsigned int n_vcpus;
-uint32_t *rate;
 
+/*
+ * The DRAM queueing term's windows: global, every cfg.dram_window guest
+ * instructions (1 ms of guest time under -icount shift=0), the same for
+ * all vCPUs.
+ */
+static struct {
+	uint64_t next;		/* guest_insns() at which the window closes */
+	uint64_t xfer_ps;	/* a line's transfer at cfg.dram_mbps */
+	uint64_t *queue_ps;	/* [n_vcpus]: S * Q_j while it runs, dram_queue_ps() */
+	uint64_t *avg_ps;	/* [n_vcpus]: S * Q_j over its running and idle time */
+	uint64_t *active_ps;	/* [n_vcpus]: what a miss finds (share()), 0 if idle */
+	struct dram_snap {	/* [n_vcpus]: at the start of its span */
+		uint64_t requests, time_ps, all_ps, wait_ps;
+	} *snap;
+	GMutex lock;
+} dram;
+
+/*
+ * Modelled running time a vCPU needs in a window before its share is
+ * taken afresh: a vCPU that did not run (single-threaded TCG runs the
+ * vCPUs in turn, often for longer than a window) keeps the share it had.
+ */
+#define DRAM_MIN_SPAN_PS	100000000ull	/* 100 us */
+
+/*
+ * Host threads that ran vCPUs: one when a single TCG thread runs them in
+ * turn (-icount), one per vCPU when multi-threaded.
+ */
+static unsigned int n_threads;
+static __thread bool thread_seen;
+
+void vcpu_thread_check(void)
+{
+	if (!thread_seen) {
+		thread_seen = true;
+		__atomic_add_fetch(&n_threads, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * The share of vCPU j a miss finds while j is not idle. Multi-threaded,
+ * j runs beside the missing vCPU: its share while running. Run in turn,
+ * j is neither running nor idle in guest time while another vCPU's turn
+ * lasts (and a hog's turn often ends at the very timer deadline that
+ * holds it): its share averaged over its running and idle time.
+ */
+static uint64_t share(unsigned int j)
+{
+	return __atomic_load_n(__atomic_load_n(&n_threads, __ATOMIC_RELAXED) > 1 ?
+			       &dram.queue_ps[j] : &dram.avg_ps[j], __ATOMIC_RELAXED);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/*
+ * A set's lock, held for one lookup. Multi-threaded TCG only (one TCG
+ * thread never contends): spin politely, and give the host CPU away when
+ * the holder is a vCPU thread the host has preempted.
+ */
 static void set_lock(struct cache *c, uint32_t set)
 {
+	unsigned int spins = 0;
+
 	if (!c->lock)
 		return;
-	while (__atomic_test_and_set(&c->lock[set], __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&c->lock[set], __ATOMIC_RELAXED))
-			;
+	while (__atomic_test_and_set(&c->lock[set], __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&c->lock[set], __ATOMIC_RELAXED)) {
+			if (++spins < 1000) {
+				cpu_relax();
+			} else {
+				sched_yield();
+				spins = 0;
+			}
+		}
+	}
 }
 
 static void set_unlock(struct cache *c, uint32_t set)
@@ -59,8 +136,6 @@ void ms_advance(struct vcpu *v, unsigned int idx)
 	struct ms_point zero = { 0, 0 };
 
 	g_array_append_val(v->series, p);
-	__atomic_store_n(&rate[idx], now_ms == v->ms_index + 1 ?
-			 v->ms_misses + v->ms_wbs : 0, __ATOMIC_RELAXED);
 	for (uint64_t m = v->ms_index + 1; m < now_ms; m++)
 		g_array_append_val(v->series, zero);
 	v->ms_index = now_ms;
@@ -69,24 +144,136 @@ void ms_advance(struct vcpu *v, unsigned int idx)
 }
 
 /*
- * DRAM latency: a fixed part plus an M/M/1 waiting time, the line's
- * transfer time at the configured bandwidth times u / (1 - u), where u is
- * the bandwidth all vCPUs drew in their last complete ms (capped at 0.95);
- * an idle vCPU draws none.
+ * The guest's time: every instruction of every vCPU. Under -icount
+ * shift=0 on one TCG thread (scripts/vm/run) it is the guest's clock in
+ * ns, the same from run to run; nothing here reads the host's.
  */
-static uint64_t dram_wait_ps(void)
+uint64_t guest_insns(void)
 {
-	uint64_t ev = 0;
-	double u, xfer_ps;
+	uint64_t g = 0;
 
 	for (unsigned int i = 0; i < n_vcpus; i++)
-		ev += __atomic_load_n(&rate[i], __ATOMIC_RELAXED);
-	/* bytes per ms against MB/s (10^6 B/s) = 10^3 B per ms */
-	u = (double)ev * cfg.line / ((double)cfg.dram_mbps * 1000.0);
-	if (u > 0.95)
-		u = 0.95;
-	xfer_ps = (double)cfg.line * 1e6 / (double)cfg.dram_mbps;
-	return (uint64_t)(xfer_ps * u / (1.0 - u));
+		g += __atomic_load_n(&vcpus[i].all_insns, __ATOMIC_RELAXED);
+	return g;
+}
+
+/*
+ * A vCPU reached a WFI or HLT: it idles until its next block (QEMU's
+ * single-threaded TCG never calls the plugin's idle callbacks, and host
+ * time would make runs differ). While idle (e.g. held by memguard) its
+ * modelled clock runs on at the rate it ran: the guest time that passes,
+ * which the other vCPUs' instructions measure, times its recent modelled
+ * ps per guest instruction. The share of guest time a regulator leaves a
+ * vCPU busy is then its share of modelled time too.
+ */
+void vcpu_idle(unsigned int idx)
+{
+	struct vcpu *v = &vcpus[idx];
+	uint64_t g = guest_insns(), dg = g - v->run_since;
+
+	if (v->run_since && dg > 20000) {
+		double r = (double)(v->clock_ps - v->model_run) / dg;
+
+		v->ratio = v->ratio ? 0.75 * v->ratio + 0.25 * r : r;
+	}
+	__atomic_store_n(&v->idle_since, g, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->idle, true, __ATOMIC_RELEASE);
+	/* An idle core draws nothing: memguard's holds show at once. */
+	__atomic_store_n(&dram.active_ps[idx], 0, __ATOMIC_RELAXED);
+}
+
+/* The idle vCPU runs again: its clock takes the idle time. */
+void vcpu_resume(struct vcpu *v, unsigned int idx)
+{
+	uint64_t g = guest_insns();
+
+	if (v->ratio > 0) {
+		uint64_t idle_ps = (uint64_t)((g - v->idle_since) * v->ratio);
+
+		__atomic_store_n(&v->clock_ps, v->clock_ps + idle_ps, __ATOMIC_RELAXED);
+		__atomic_store_n(&v->idle_ps, v->idle_ps + idle_ps, __ATOMIC_RELAXED);
+		v->c.model_ps += idle_ps;
+		ms_advance(v, idx);
+	}
+	__atomic_store_n(&v->idle, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&dram.active_ps[idx], share(idx), __ATOMIC_RELAXED);
+	v->run_since = g;
+	v->model_run = v->clock_ps;
+}
+
+void dram_init(void)
+{
+	dram.next = cfg.dram_window;
+	dram.xfer_ps = (uint64_t)cfg.line * 1000000 / cfg.dram_mbps;
+	dram.queue_ps = g_new0(uint64_t, n_vcpus);
+	dram.avg_ps = g_new0(uint64_t, n_vcpus);
+	dram.active_ps = g_new0(uint64_t, n_vcpus);
+	dram.snap = g_new0(struct dram_snap, n_vcpus);
+	g_mutex_init(&dram.lock);
+}
+
+/* A vCPU's modelled clock, with the idle time it will be given on resume. */
+static uint64_t clock_now(struct vcpu *v, uint64_t g)
+{
+	uint64_t t = __atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE)) {
+		uint64_t since = __atomic_load_n(&v->idle_since, __ATOMIC_RELAXED);
+
+		if (g > since)
+			t += (uint64_t)((g - since) * v->ratio);
+	}
+	return t;
+}
+
+/*
+ * Close the global window once guest time has passed its end: each vCPU's
+ * requests over its modelled time since its last share, less its DRAM
+ * waiting, give the queue it keeps at the DRAM (dram.c), for every miss of
+ * the next window: over its running time, and over its running and idle
+ * time (share()). While a vCPU idles a miss finds none of it
+ * (vcpu_idle()): idle time is not measured when every vCPU idles (-icount
+ * sleep=off skips that time), so the idle state counts, not only the
+ * average.
+ */
+void dram_tick(void)
+{
+	uint64_t g = guest_insns();
+
+	if (g < __atomic_load_n(&dram.next, __ATOMIC_RELAXED) ||
+	    !g_mutex_trylock(&dram.lock))
+		return;
+	if (g >= dram.next) {
+		for (unsigned int j = 0; j < n_vcpus; j++) {
+			struct vcpu *v = &vcpus[j];
+			struct dram_snap *s = &dram.snap[j], now = {
+				__atomic_load_n(&v->requests, __ATOMIC_RELAXED),
+				__atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED) -
+				__atomic_load_n(&v->idle_ps, __ATOMIC_RELAXED),
+				clock_now(v, g),
+				__atomic_load_n(&v->wait_all_ps, __ATOMIC_RELAXED),
+			};
+			uint64_t span = now.time_ps - s->time_ps;
+			uint64_t all = now.all_ps - s->all_ps;
+			uint64_t wait = now.wait_ps - s->wait_ps;
+			uint64_t n = now.requests - s->requests;
+
+			if (span < wait + DRAM_MIN_SPAN_PS || all < span)
+				continue;
+			__atomic_store_n(&dram.queue_ps[j],
+					 dram_queue_ps(dram.xfer_ps, n, span - wait),
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&dram.avg_ps[j],
+					 dram_queue_ps(dram.xfer_ps, n, all - wait),
+					 __ATOMIC_RELAXED);
+			if (!__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE))
+				__atomic_store_n(&dram.active_ps[j], share(j), __ATOMIC_RELAXED);
+			*s = now;
+		}
+		__atomic_store_n(&dram.next, (g / cfg.dram_window + 1) * cfg.dram_window,
+				 __ATOMIC_RELAXED);
+	}
+	g_mutex_unlock(&dram.lock);
 }
 
 /*
@@ -156,6 +343,7 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 		if (victim.dirty) {
 			v->c.writebacks += count;
 			v->ms_wbs++;
+			__atomic_store_n(&v->requests, v->requests + 1, __ATOMIC_RELAXED);
 		}
 	}
 	if (hit) {
@@ -169,9 +357,11 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	}
 	if (writeback)		/* a whole dirty line: no fill from DRAM */
 		return;
-	uint64_t wait = dram_wait_ps();
+	uint64_t wait = dram_wait_ps(dram.active_ps, n_vcpus, idx);
 
 	v->ms_misses++;
+	__atomic_store_n(&v->requests, v->requests + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->wait_all_ps, v->wait_all_ps + wait, __ATOMIC_RELAXED);
 	v->clock_ps += cfg.dram_ps + wait;
 	if (!count)
 		return;
@@ -180,17 +370,12 @@ static void llc_access(unsigned int idx, struct vcpu *v, uint64_t line,
 	v->c.wait_ps += wait;
 }
 
-/*
- * count: the access is counted and timed (user_only=1 leaves out the
- * kernel's, which still occupy the caches and draw DRAM bandwidth).
- */
-void access_line(unsigned int idx, uint64_t pa, bool store, bool count)
+/* One line an access touches, through the L1 (if any) to the LLC. */
+static void access_line(unsigned int idx, struct vcpu *v, uint64_t line,
+			bool store, bool count)
 {
-	struct vcpu *v = &vcpus[idx];
-	uint64_t line = pa >> cfg.line_shift;
 	struct way victim;
 
-	v->c.accesses += count;
 	if (v->l1.sets) {
 		if (cache_access(&v->l1, line, store, idx, &victim))
 			return;
@@ -200,5 +385,28 @@ void access_line(unsigned int idx, uint64_t pa, bool store, bool count)
 	} else {
 		llc_access(idx, v, line, false, store, count);
 	}
+}
+
+/*
+ * A data access of size bytes at physical address pa: every line it
+ * touches (an unaligned access may cross into the next). The plugin sees
+ * the physical address of its first byte only, so the lines of an access
+ * that crosses into the next page, whose frame may be anywhere, stop at
+ * the page's end. count: the access is counted and timed (user_only=1
+ * leaves out the kernel's, which still occupy the caches and draw DRAM
+ * bandwidth).
+ */
+void access_mem(unsigned int idx, uint64_t pa, unsigned int size, bool store,
+		bool count)
+{
+	struct vcpu *v = &vcpus[idx];
+	uint64_t end = pa + (size ? size : 1) - 1;
+	uint64_t page_end = pa | ((1ull << cfg.page_shift) - 1);
+
+	if (end > page_end)
+		end = page_end;
+	v->c.accesses += count;
+	for (uint64_t l = pa >> cfg.line_shift; l <= end >> cfg.line_shift; l++)
+		access_line(idx, v, l, store, count);
 	ms_advance(v, idx);
 }

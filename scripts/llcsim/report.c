@@ -32,11 +32,12 @@ int report_open(unsigned int nr_colors)
 	}
 	fprintf(out, "# llcsim size=%" PRIu64 " ways=%u line=%u sets=%u colors=%u"
 		" repl=%s user_only=%d l1=%" PRIu64 " l1_ways=%u insn_ps=%" PRIu64
-		" hit_ps=%" PRIu64 " dram_ps=%" PRIu64 " dram_mbps=%" PRIu64 " vcpus=%u\n",
+		" hit_ps=%" PRIu64 " dram_ps=%" PRIu64 " dram_mbps=%" PRIu64
+		" dram_window=%" PRIu64 " vcpus=%u\n",
 		cfg.size, cfg.ways, cfg.line, llc.sets, nr_colors,
 		cfg.random ? "random" : "lru", cfg.user_only,
 		cfg.l1_size, cfg.l1_ways, cfg.insn_ps, cfg.hit_ps,
-		cfg.dram_ps, cfg.dram_mbps, n_vcpus);
+		cfg.dram_ps, cfg.dram_mbps, cfg.dram_window, n_vcpus);
 	fprintf(out, "kind\tvcpu\twindow\tseq\tinsns\taccesses\tllc_accesses"
 		"\tllc_hits\tllc_misses\twritebacks\tevicted_by_other"
 		"\tmodel_ns\tdram_wait_ns\n");
