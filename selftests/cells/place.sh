@@ -7,7 +7,7 @@
 # offline fails the cell at once with the CPU named, and everything is
 # given back, for a cell of one CPU (its partition made invalid) and of
 # two (its partition still valid with the other). Sourced by vm-run
-# after the SIGTERM test (run, has, show, left, host_state, HOST_BASE);
+# after the SIGTERM test (run, gone, has, show, left, host_state, HOST_BASE);
 # needs 3 guest CPUs. 3 points (vm-run's plan counts them).
 
 ONLINE=/sys/devices/system/cpu
@@ -28,12 +28,7 @@ start() {
 }
 # finish NAME: wait up to 10 s for the run, status in RC (124: killed)
 finish() {
-	_s=0
-	while kill -0 $RUN_PID 2>/dev/null && [ $_s -lt 100 ]; do
-		sleep 0.1
-		_s=$((_s + 1))
-	done
-	if kill -0 $RUN_PID 2>/dev/null; then
+	if ! gone $RUN_PID 100; then
 		kill -9 $RUN_PID
 		wait $RUN_PID
 		RC=124

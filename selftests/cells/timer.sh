@@ -99,12 +99,7 @@ while ! has haltterm '^\[rt\] halting' && [ $_s -lt 300 ]; do
 done
 sleep 0.5
 kill -TERM $_pid
-_s=0
-while kill -0 $_pid 2>/dev/null && [ $_s -lt 300 ]; do
-	sleep 0.1
-	_s=$((_s + 1))
-done
-if kill -0 $_pid 2>/dev/null; then
+if ! gone $_pid 300; then
 	tap_diag "cell run of a halted cell still there 30 s after SIGTERM:"
 	stacks $_pid
 	kill -9 $_pid
