@@ -34,20 +34,29 @@ static struct {
 	uint64_t next;		/* guest_insns() at which the window closes */
 	uint64_t xfer_ps;	/* a line's transfer at cfg.dram_mbps */
 	uint64_t *queue_ps;	/* [n_vcpus]: S * Q_j while it runs, dram_queue_ps() */
-	uint64_t *avg_ps;	/* [n_vcpus]: S * Q_j over its running and idle time */
+	uint64_t *avg_ps;	/* [n_vcpus]: S * Q_j over the window's guest time */
 	uint64_t *active_ps;	/* [n_vcpus]: what a miss finds (share()), 0 if idle */
 	struct dram_snap {	/* [n_vcpus]: at the start of its span */
-		uint64_t requests, time_ps, all_ps, wait_ps;
+		uint64_t requests, time_ps, wait_ps, insns, guest;
+		double pace;	/* its modelled ps per instruction it ran */
+		double req, time;	/* decayed sums of requests, guest time */
 	} *snap;
 	GMutex lock;
 } dram;
 
 /*
- * Modelled running time a vCPU needs in a window before its share is
- * taken afresh: a vCPU that did not run (single-threaded TCG runs the
- * vCPUs in turn, often for longer than a window) keeps the share it had.
+ * Multi-threaded, the modelled running time a vCPU needs in a window
+ * before its share is taken afresh: a vCPU thread the host did not run
+ * keeps the share it had.
  */
 #define DRAM_MIN_SPAN_PS	100000000ull	/* 100 us */
+
+/*
+ * Run in turn, the weight of the last window in a vCPU's share: turns last
+ * several windows, so one window says more about whose turn it was than
+ * about what a vCPU draws; the share spans some 16 windows instead.
+ */
+#define DRAM_TURN_DECAY		(1.0 / 16)
 
 /*
  * Host threads that ran vCPUs: one when a single TCG thread runs them in
@@ -64,17 +73,23 @@ void vcpu_thread_check(void)
 	}
 }
 
+/* Only one host thread ran vCPUs: they run in turn, not side by side. */
+static bool in_turn(void)
+{
+	return __atomic_load_n(&n_threads, __ATOMIC_RELAXED) <= 1;
+}
+
 /*
  * The share of vCPU j a miss finds while j is not idle. Multi-threaded,
  * j runs beside the missing vCPU: its share while running. Run in turn,
- * j is neither running nor idle in guest time while another vCPU's turn
- * lasts (and a hog's turn often ends at the very timer deadline that
- * holds it): its share averaged over its running and idle time.
+ * j stands still while another vCPU's turn lasts, though in guest time it
+ * is neither held nor idle: its requests over the whole window of guest
+ * time (dram_tick()), so that a vCPU that got no turn draws nothing.
  */
 static uint64_t share(unsigned int j)
 {
-	return __atomic_load_n(__atomic_load_n(&n_threads, __ATOMIC_RELAXED) > 1 ?
-			       &dram.queue_ps[j] : &dram.avg_ps[j], __ATOMIC_RELAXED);
+	return __atomic_load_n(in_turn() ? &dram.avg_ps[j] : &dram.queue_ps[j],
+			       __ATOMIC_RELAXED);
 }
 
 static inline void cpu_relax(void)
@@ -212,29 +227,16 @@ void dram_init(void)
 	g_mutex_init(&dram.lock);
 }
 
-/* A vCPU's modelled clock, with the idle time it will be given on resume. */
-static uint64_t clock_now(struct vcpu *v, uint64_t g)
-{
-	uint64_t t = __atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED);
-
-	if (__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE)) {
-		uint64_t since = __atomic_load_n(&v->idle_since, __ATOMIC_RELAXED);
-
-		if (g > since)
-			t += (uint64_t)((g - since) * v->ratio);
-	}
-	return t;
-}
-
 /*
  * Close the global window once guest time has passed its end: each vCPU's
- * requests over its modelled time since its last share, less its DRAM
- * waiting, give the queue it keeps at the DRAM (dram.c), for every miss of
- * the next window: over its running time, and over its running and idle
- * time (share()). While a vCPU idles a miss finds none of it
- * (vcpu_idle()): idle time is not measured when every vCPU idles (-icount
- * sleep=off skips that time), so the idle state counts, not only the
- * average.
+ * requests since its last share, less its DRAM waiting, give the queue it
+ * keeps at the DRAM (dram.c) for every miss of the next window.
+ * Multi-threaded, over its modelled running time: it runs beside the
+ * others. Run in turn (one TCG thread), over the window's guest time at
+ * its own pace (modelled ps per instruction it ran): the guest time
+ * another vCPU's turn takes passes for it too, and a vCPU that got no turn
+ * (or that memguard held) drew nothing in it. While a vCPU idles a miss
+ * finds none of it (vcpu_idle()).
  */
 void dram_tick(void)
 {
@@ -250,22 +252,34 @@ void dram_tick(void)
 				__atomic_load_n(&v->requests, __ATOMIC_RELAXED),
 				__atomic_load_n(&v->clock_ps, __ATOMIC_RELAXED) -
 				__atomic_load_n(&v->idle_ps, __ATOMIC_RELAXED),
-				clock_now(v, g),
 				__atomic_load_n(&v->wait_all_ps, __ATOMIC_RELAXED),
+				__atomic_load_n(&v->all_insns, __ATOMIC_RELAXED),
+				g, s->pace, s->req, s->time,
 			};
 			uint64_t span = now.time_ps - s->time_ps;
-			uint64_t all = now.all_ps - s->all_ps;
 			uint64_t wait = now.wait_ps - s->wait_ps;
 			uint64_t n = now.requests - s->requests;
+			uint64_t ran = now.insns - s->insns;
+			double whole;
 
-			if (span < wait + DRAM_MIN_SPAN_PS || all < span)
-				continue;
-			__atomic_store_n(&dram.queue_ps[j],
-					 dram_queue_ps(dram.xfer_ps, n, span - wait),
-					 __ATOMIC_RELAXED);
-			__atomic_store_n(&dram.avg_ps[j],
-					 dram_queue_ps(dram.xfer_ps, n, all - wait),
-					 __ATOMIC_RELAXED);
+			if (in_turn()) {
+				if (ran && span > wait)
+					now.pace = (double)(span - wait) / ran;
+				whole = (g - s->guest) * now.pace;
+				now.req = now.req * (1 - DRAM_TURN_DECAY) + n;
+				now.time = now.time * (1 - DRAM_TURN_DECAY) + whole;
+				__atomic_store_n(&dram.avg_ps[j],
+						 dram_queue_ps(dram.xfer_ps, (uint64_t)now.req,
+							       (uint64_t)now.time),
+						 __ATOMIC_RELAXED);
+			} else {
+				/* A vCPU the host did not run keeps its share. */
+				if (span < wait + DRAM_MIN_SPAN_PS)
+					continue;
+				__atomic_store_n(&dram.queue_ps[j],
+						 dram_queue_ps(dram.xfer_ps, n, span - wait),
+						 __ATOMIC_RELAXED);
+			}
 			if (!__atomic_load_n(&v->idle, __ATOMIC_ACQUIRE))
 				__atomic_store_n(&dram.active_ps[j], share(j), __ATOMIC_RELAXED);
 			*s = now;
