@@ -219,12 +219,12 @@ int chan_try_recv(struct chan_reader *r, void *buf, chan_u32 cap, chan_u32 *len)
 			return chan_break(r, CHAN_BROKEN_HEAD_BACK);
 		if (tail > head || (tail & (CHAN_ALIGN - 1)))
 			return chan_break(r, CHAN_BROKEN_TAIL);
-		if (head == r->pos)
-			return -CHAN_EAGAIN;
 		if (r->pos < tail) {
 			r->pos = tail;
 			r->lapped = 1;
 		}
+		if (head == r->pos)
+			return -CHAN_EAGAIN;
 		ret = read_one(r, head, buf, cap, len);
 		if (ret != RD_RETRY)
 			return ret;
