@@ -13,3 +13,9 @@ $(CHAN_OUT)/test_%: selftests/chan/test_%.c $(CHAN_TEST_DEPS)
 	$(HOST_CC) $(CHAN_TEST_CFLAGS) -o $@ $< $(CHAN_SRCS)
 
 HOST_TAP_TESTS += $(CHAN_TESTS)
+
+# The deterministic mutation run, under the same sanitizers (~2 s).
+$(CHAN_OUT)/mutate: selftests/chan/mutate.c selftests/chan/hostile.h $(CHAN_TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CHAN_TEST_CFLAGS) -o $@ $< $(CHAN_SRCS)
+HOST_TAP_TESTS += $(CHAN_OUT)/mutate
