@@ -19,3 +19,10 @@ $(CHAN_OUT)/mutate: selftests/chan/mutate.c selftests/chan/hostile.h $(CHAN_TEST
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(CHAN_TEST_CFLAGS) -o $@ $< $(CHAN_SRCS)
 HOST_TAP_TESTS += $(CHAN_OUT)/mutate
+
+# libFuzzer target, run with the others by selftests/hv-color/fuzz-run.
+FUZZ_TARGETS += $(CHAN_OUT)/fuzz/fuzz_chan
+$(CHAN_OUT)/fuzz/fuzz_chan: selftests/chan/fuzz_chan.c selftests/chan/hostile.h \
+		$(CHAN_TEST_DEPS)
+	@mkdir -p $(dir $@)
+	clang $(HVC_FUZZ_CFLAGS) -o $@ $< $(CHAN_SRCS)
