@@ -106,8 +106,8 @@
 #define CHAN_REGION_ALIGN	64	/* regions and blocks in them */
 #define CHAN_MAX_READERS	32
 #define CHAN_RING_MIN		256
-#define CHAN_RING_MAX		(1ull << 32)
-#define CHAN_REGION_MAX		(1ull << 40)
+#define CHAN_RING_MAX		0x100000000ull	/* 4 GiB */
+#define CHAN_REGION_MAX		0x10000000000ull	/* 1 TiB */
 /* A reader retries this often when the writer overwrites what it reads. */
 #define CHAN_RETRIES		8
 /* Ring bytes a record of n payload bytes takes. */

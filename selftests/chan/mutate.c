@@ -38,12 +38,18 @@ static void tap(int ok, const char *what)
 static uint64_t nasty(uint64_t near)
 {
 	switch (rnd() % 6) {
-	case 0: return near + (rnd() % 64) * 16 - 512;
-	case 1: return near + rnd() % 33 - 16;
-	case 2: return rnd() % (4 * HQ_RING);
-	case 3: return (uint64_t)CHAN_REC_SKIP;
-	case 4: return 0;
-	default: return rnd();
+	case 0:
+		return near + (rnd() % 64) * 16 - 512;
+	case 1:
+		return near + rnd() % 33 - 16;
+	case 2:
+		return rnd() % (4 * HQ_RING);
+	case 3:
+		return (uint64_t)CHAN_REC_SKIP;
+	case 4:
+		return 0;
+	default:
+		return rnd();
 	}
 }
 
@@ -61,9 +67,15 @@ static void mutate(uint8_t *mem, uint64_t size, uint64_t ctrl_off)
 			off = (rnd() % size) & ~7ull;
 		w = (uint64_t *)(mem + off);
 		switch (rnd() % 3) {
-		case 0: mem[rnd() % size] ^= 1 << (rnd() % 8); break;
-		case 1: *w = nasty(*w); break;
-		default: *(uint32_t *)w = (uint32_t)nasty(*(uint32_t *)w); break;
+		case 0:
+			mem[rnd() % size] ^= 1 << (rnd() % 8);
+			break;
+		case 1:
+			*w = nasty(*w);
+			break;
+		default:
+			*(uint32_t *)w = (uint32_t)nasty(*(uint32_t *)w);
+			break;
 		}
 	}
 }

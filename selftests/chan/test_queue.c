@@ -256,10 +256,10 @@ TEST(hostile_feedback)
 		ASSERT_GE(send_pat(&t, seq, 48), 0);
 	/* tail 4 * 64, head 20 * 64: below, above, unaligned are refused */
 	head = t.w.head;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		tchan_fb(&t, 1)->consumed = bad[i];
-		EXPECT_EQ(-CHAN_EPROTO, send_pat(&t, 20, 48)) TH_LOG("consumed %llu",
-			(unsigned long long)bad[i]);
+		EXPECT_EQ(-CHAN_EPROTO, send_pat(&t, 20, 48))
+			TH_LOG("consumed %llu", (unsigned long long)bad[i]);
 		EXPECT_EQ(i + 1, chan_writer_faults(&t.w));
 		EXPECT_EQ(bad[i], t.w.fb_bad);
 		EXPECT_EQ(head, t.w.head);
@@ -367,25 +367,54 @@ static void hostile_case(struct __test_metadata *_metadata, int poke, enum chan_
 	ASSERT_EQ(0, send_pat(&t, 1, 100));
 	ASSERT_EQ(0, recv_pat(&t, 0, 0, 100));
 	switch (poke) {
-	case 0: c->head = 64; break;
-	case 1: c->head += 8; break;
-	case 2: c->tail = c->head + 16; break;
-	case 3: c->tail = 8; break;
-	case 4: h->len = 101; break;
-	case 5: h->len = 0; break;
-	case 6: h->spare = 1; break;
-	case 7: h->seq = 7; break;
-	case 8: c->head = 128 + 16 + 16; break;		/* ends inside record 1 */
-	case 9: h->len = CHAN_REC_SKIP; break;		/* skip, nothing after it */
-	case 10: c->tail = 1024; c->head = 2048;	/* lapped onto a skip at 0 */
-		((struct chan_rec_hdr *)(t.wr + g.data_off))->len = CHAN_REC_SKIP; break;
-	case 11: c->tail = c->head = 1 << 20; break;	/* empty far ahead: fine */
-	case 12: c->tail = 128; h->seq = 0; break;	/* lapped, numbers going back */
+	case 0:
+		c->head = 64;
+		break;
+	case 1:
+		c->head += 8;
+		break;
+	case 2:
+		c->tail = c->head + 16;
+		break;
+	case 3:
+		c->tail = 8;
+		break;
+	case 4:
+		h->len = 101;
+		break;
+	case 5:
+		h->len = 0;
+		break;
+	case 6:
+		h->spare = 1;
+		break;
+	case 7:
+		h->seq = 7;
+		break;
+	case 8: /* ends inside record 1 */
+		c->head = 128 + 16 + 16;
+		break;
+	case 9: /* skip, nothing after it */
+		h->len = CHAN_REC_SKIP;
+		break;
+	case 10: /* lapped onto a skip at 0 */
+		c->tail = 1024;
+		c->head = 2048;
+		((struct chan_rec_hdr *)(t.wr + g.data_off))->len = CHAN_REC_SKIP;
+		break;
+	case 11: /* empty far ahead: fine */
+		c->tail = 1 << 20;
+		c->head = 1 << 20;
+		break;
+	case 12: /* lapped, numbers going back */
+		c->tail = 128;
+		h->seq = 0;
+		break;
 	}
 	EXPECT_EQ(poke == 11 ? -CHAN_EAGAIN : -CHAN_EPIPE,
 		  chan_try_recv(&t.r[0], out, sizeof(out), &len));
-	EXPECT_EQ(why, chan_broken(&t.r[0])) TH_LOG("poke %d: %s", poke,
-		chan_broken_str(chan_broken(&t.r[0])));
+	EXPECT_EQ(why, chan_broken(&t.r[0]))
+		TH_LOG("poke %d: %s", poke, chan_broken_str(chan_broken(&t.r[0])));
 	if (why) {
 		/* sticky: a good writer again does not mend it */
 		ASSERT_EQ(0, chan_writer_open(&t.w, &g, t.wr, NULL));

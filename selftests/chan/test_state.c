@@ -177,12 +177,28 @@ static int hostile_case(struct __test_metadata *_metadata, int poke, enum chan_b
 	chan_state_publish(&t.w, val, 8);
 	EXPECT_EQ(1, chan_state_read(&t.r[0], out, &len, NULL));
 	switch (poke) {
-	case 0: tchan_ctrl(&t)->head = 1; break;
-	case 1: tchan_ctrl(&t)->head = 3; break;		/* slot 1 still holds gen 1 */
-	case 2: tchan_ctrl(&t)->head = 3; s1->seq = 6; s1->len = 101; break;
-	case 3: tchan_ctrl(&t)->head = 3; s1->seq = 6; s1->spare = 2; break;
-	case 4: s0->seq = 7; break;			/* always being rewritten */
-	case 5: tchan_ctrl(&t)->head = ~0ull; break;
+	case 0:
+		tchan_ctrl(&t)->head = 1;
+		break;
+	case 1: /* slot 1 still holds gen 1 */
+		tchan_ctrl(&t)->head = 3;
+		break;
+	case 2:
+		tchan_ctrl(&t)->head = 3;
+		s1->seq = 6;
+		s1->len = 101;
+		break;
+	case 3:
+		tchan_ctrl(&t)->head = 3;
+		s1->seq = 6;
+		s1->spare = 2;
+		break;
+	case 4: /* always being rewritten */
+		s0->seq = 7;
+		break;
+	case 5:
+		tchan_ctrl(&t)->head = ~0ull;
+		break;
 	}
 	ret = chan_state_read(&t.r[0], out, &len, NULL);
 	*why = chan_broken(&t.r[0]);
