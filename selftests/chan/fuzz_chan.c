@@ -11,45 +11,12 @@
 #include <stdio.h>
 #include "hostile.h"
 
-struct side {
-	struct tchan t;
-	uint8_t *snap;
-	struct chan_reader r[2];
-	struct chan_writer w;
-};
-
-static struct side queue, state;
+static struct hside queue, state;
 
 static void fail(const char *err)
 {
 	fprintf(stderr, "fuzz_chan: %s\n", err);
 	abort();
-}
-
-static void side_init(struct side *s, int (*open)(struct tchan *t))
-{
-	if (open(&s->t))
-		fail("the valid channel does not open");
-	s->snap = malloc(s->t.g.writer_size);
-	if (!s->snap)
-		fail("no memory");
-	memcpy(s->snap, s->t.wr, s->t.g.writer_size);
-	s->r[0] = s->t.r[0];
-	s->r[1] = s->t.r[1];
-	s->w = s->t.w;
-}
-
-/* The valid channel again, with @data XORed onto its writer memory. */
-static void side_reset(struct side *s, const uint8_t *data, size_t size)
-{
-	size_t i;
-
-	memcpy(s->t.wr, s->snap, s->t.g.writer_size);
-	for (i = 0; i < size && i < s->t.g.writer_size; i++)
-		s->t.wr[i] ^= data[i];
-	s->t.r[0] = s->r[0];
-	s->t.r[1] = s->r[1];
-	s->t.w = s->w;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,24 +26,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint16_t len;
 	int last;
 
-	if (!queue.snap) {
-		side_init(&queue, hq_open);
-		side_init(&state, hs_open);
-	}
+	if (!queue.snap && (hside_init(&queue, hq_open) || hside_init(&state, hs_open)))
+		fail("the valid channels do not open");
 	if (!size)
 		return 0;
 	switch (data[0] % 4) {
 	case 0:		/* a reader behind, lapped */
 	case 1:		/* a reader up to date */
-		side_reset(&queue, data + 1, size - 1);
+		hside_reset(&queue, data + 1, size - 1);
 		err = hq_drain(&queue.t.r[data[0] % 2], &last, &records);
 		break;
 	case 2:
-		side_reset(&state, data + 1, size - 1);
+		hside_reset(&state, data + 1, size - 1);
 		err = hs_read(&state.t.r[0], &last);
 		break;
 	default:
-		side_reset(&queue, NULL, 0);
+		hside_reset(&queue, NULL, 0);
 		for (data++, size--; size >= 10 && !err; data += 10, size -= 10) {
 			memcpy(&c, data, 8);
 			memcpy(&len, data + 8, 2);

@@ -63,6 +63,48 @@ static inline int hs_open(struct tchan *t)
 	return ret < 0 ? ret : 0;
 }
 
+/* A valid channel kept aside, to start each hostile run from. */
+struct hside {
+	struct tchan t;
+	uint8_t *snap;
+	struct chan_reader r[2];
+	struct chan_writer w;
+};
+
+/* Open @s with @open and keep its state aside: 0 or an error. */
+static inline int hside_init(struct hside *s, int (*open)(struct tchan *t))
+{
+	if (open(&s->t))
+		return -1;
+	s->snap = malloc(s->t.g.writer_size);
+	if (!s->snap)
+		return -1;
+	memcpy(s->snap, s->t.wr, s->t.g.writer_size);
+	s->r[0] = s->t.r[0];
+	s->r[1] = s->t.r[1];
+	s->w = s->t.w;
+	return 0;
+}
+
+/* The valid channel again, with @data (may be NULL) XORed onto its memory. */
+static inline void hside_reset(struct hside *s, const uint8_t *data, size_t size)
+{
+	size_t i;
+
+	memcpy(s->t.wr, s->snap, s->t.g.writer_size);
+	for (i = 0; data && i < size && i < s->t.g.writer_size; i++)
+		s->t.wr[i] ^= data[i];
+	s->t.r[0] = s->r[0];
+	s->t.r[1] = s->r[1];
+	s->t.w = s->w;
+}
+
+static inline void hside_close(struct hside *s)
+{
+	free(s->snap);
+	tchan_close(&s->t);
+}
+
 /* A reader's result is one of these, or the check failed. */
 static inline int hq_code_ok(int ret)
 {

@@ -118,101 +118,70 @@ static void count(struct tally *t, struct chan_reader *r, int last)
 		t->empty++;
 }
 
-static void run_queue(void)
+/* Mutation runs against the readers of one kind of channel. */
+struct reader_run {
+	const char *name;
+	int (*open)(struct tchan *t);
+	int queue;		/* else state */
+	uint64_t runs;
+	int first, last;	/* the broken reasons of this kind */
+};
+
+static void run_readers(const struct reader_run *run)
 {
-	struct tchan t;
-	struct chan_reader r0, r1;
 	struct tally ty = { 0 };
 	const char *err = NULL;
-	uint8_t *snap;
-	uint64_t i, size;
+	struct hside s = { 0 };
+	char what[128];
+	uint64_t i;
 	int last;
 
-	if (hq_open(&t)) {
-		tap(0, "queue: the valid channel opens");
+	if (hside_init(&s, run->open)) {
+		snprintf(what, sizeof(what), "%s: the valid channel opens", run->name);
+		tap(0, what);
 		return;
 	}
-	size = t.g.writer_size;
-	snap = malloc(size);
-	memcpy(snap, t.wr, size);
-	r0 = t.r[0];
-	r1 = t.r[1];
-	for (i = 0; i < QUEUE_RUNS && !err; i++) {
-		memcpy(t.wr, snap, size);
-		mutate(t.wr, size, t.g.ctrl_off);
-		/* a reader behind (lapped) and one up to date, in turn */
-		t.r[0] = i & 1 ? r0 : r1;
-		err = hq_drain(&t.r[0], &last, &ty.records);
-		count(&ty, &t.r[0], last);
+	for (i = 0; i < run->runs && !err; i++) {
+		hside_reset(&s, NULL, 0);
+		mutate(s.t.wr, s.t.g.writer_size, s.t.g.ctrl_off);
+		if (run->queue) {
+			/* a reader behind (lapped) and one up to date, in turn */
+			err = hq_drain(&s.t.r[i & 1], &last, &ty.records);
+			count(&ty, &s.t.r[i & 1], last);
+		} else {
+			err = hs_read(&s.t.r[0], &last);
+			ty.records += last >= 0;
+			count(&ty, &s.t.r[0], last);
+		}
 	}
-	report("queue", &ty, CHAN_BROKEN_HEAD_BACK, CHAN_BROKEN_SKIP);
+	report(run->name, &ty, run->first, run->last);
 	if (err)
 		printf("# mutation %llu: %s\n", (unsigned long long)i - 1, err);
-	tap(!err, "queue: 1000000 mutations of writer memory, every record in bounds, no hang");
-	tap(all_reached(&ty, CHAN_BROKEN_HEAD_BACK, CHAN_BROKEN_SKIP) && ty.records && ty.empty,
-	    "queue: every broken reason, records and an empty queue reached");
-	free(snap);
-	tchan_close(&t);
-}
-
-static void run_state(void)
-{
-	struct tchan t;
-	struct chan_reader r0;
-	struct tally ty = { 0 };
-	const char *err = NULL;
-	uint8_t *snap;
-	uint64_t i, size;
-	int last;
-
-	if (hs_open(&t)) {
-		tap(0, "state: the valid channel opens");
-		return;
-	}
-	size = t.g.writer_size;
-	snap = malloc(size);
-	memcpy(snap, t.wr, size);
-	r0 = t.r[0];
-	for (i = 0; i < STATE_RUNS && !err; i++) {
-		memcpy(t.wr, snap, size);
-		mutate(t.wr, size, t.g.ctrl_off);
-		t.r[0] = r0;
-		err = hs_read(&t.r[0], &last);
-		ty.records += last >= 0;
-		count(&ty, &t.r[0], last);
-	}
-	report("state", &ty, CHAN_BROKEN_GEN_BACK, CHAN_BROKEN_SLOT);
-	if (err)
-		printf("# mutation %llu: %s\n", (unsigned long long)i - 1, err);
-	tap(!err, "state: 200000 mutations of writer memory, every value in bounds");
-	tap(all_reached(&ty, CHAN_BROKEN_GEN_BACK, CHAN_BROKEN_SLOT) && ty.records,
-	    "state: every broken reason and good values reached");
-	free(snap);
-	tchan_close(&t);
+	snprintf(what, sizeof(what), "%s: %llu mutations of writer memory, all in bounds, no hang",
+		 run->name, (unsigned long long)run->runs);
+	tap(!err, what);
+	snprintf(what, sizeof(what), "%s: every broken reason and good %s reached", run->name,
+		 run->queue ? "records" : "values");
+	tap(all_reached(&ty, run->first, run->last) && ty.records, what);
+	hside_close(&s);
 }
 
 static void run_send(void)
 {
 	uint64_t i, c, outcome[3] = { 0 };
-	struct chan_writer w0;
 	const char *err = NULL;
-	struct tchan t;
-	uint8_t *snap;
+	struct hside s = { 0 };
 	int last;
 
-	if (hq_open(&t)) {
+	if (hside_init(&s, hq_open)) {
 		tap(0, "feedback: the valid channel opens");
 		return;
 	}
-	snap = malloc(t.g.writer_size);
-	memcpy(snap, t.wr, t.g.writer_size);
-	w0 = t.w;
 	for (i = 0; i < SEND_RUNS && !err; i++) {
-		memcpy(t.wr, snap, t.g.writer_size);
-		t.w = w0;
-		c = rnd() % 2 ? w0.tail + (rnd() % (w0.head - w0.tail + 1) & ~15ull) :
-		    nasty(w0.head);
-		err = hq_send(&t, c, 1 + rnd() % HQ_MAX, &last);
+		hside_reset(&s, NULL, 0);
+		c = rnd() % 2 ? s.w.tail + (rnd() % (s.w.head - s.w.tail + 1) & ~15ull) :
+		    nasty(s.w.head);
+		err = hq_send(&s.t, c, 1 + rnd() % HQ_MAX, &last);
 		outcome[last == 0 ? 0 : last == -CHAN_EAGAIN ? 1 : 2]++;
 	}
 	printf("# feedback: %llu sent, %llu refused for room, %llu invalid\n",
@@ -222,17 +191,21 @@ static void run_send(void)
 		printf("# value %llu: %s\n", (unsigned long long)i - 1, err);
 	tap(!err && outcome[0] && outcome[1] && outcome[2],
 	    "feedback: 200000 consumed positions, none trusted out of range, no overwrite");
-	free(snap);
-	tchan_close(&t);
+	hside_close(&s);
 }
 
 int main(void)
 {
+	static const struct reader_run queue = {
+		"queue", hq_open, 1, QUEUE_RUNS, CHAN_BROKEN_HEAD_BACK, CHAN_BROKEN_SKIP
+	}, state = {
+		"state", hs_open, 0, STATE_RUNS, CHAN_BROKEN_GEN_BACK, CHAN_BROKEN_SLOT
+	};
 	clock_t start = clock();
 
 	printf("TAP version 13\n1..5\n");
-	run_queue();
-	run_state();
+	run_readers(&queue);
+	run_readers(&state);
 	run_send();
 	printf("# %.1f s of CPU\n", (double)(clock() - start) / CLOCKS_PER_SEC);
 	return tap_failed ? 1 : 0;
