@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The colorguard config tool: host binary linked with hv-color and libconfig.
 CG_TOOL := $(BUILD)/host/colorguard/colorguard
-CG_TOOL_SRCS := $(filter-out %/fuzz_config.c,$(wildcard scripts/colorguard/*.c))
+# The channel core (chan/) checks the config's channel geometries.
+CG_TOOL_SRCS := $(filter-out %/fuzz_config.c,$(wildcard scripts/colorguard/*.c)) $(CHAN_SRCS)
 CG_TOOL_LIB_SRCS := $(filter-out %/main.c,$(CG_TOOL_SRCS))
 CG_TOOL_HDRS := $(wildcard scripts/colorguard/*.h include/colorguard/*.h) \
-	$(CG_RUNNER_HDRS)
+	$(CG_RUNNER_HDRS) $(CHAN_HDRS)
 CG_LIBCONFIG_CFLAGS := $(shell pkg-config --cflags libconfig 2>/dev/null)
 CG_LIBCONFIG_LIBS := $(or $(shell pkg-config --libs libconfig 2>/dev/null),-lconfig)
 

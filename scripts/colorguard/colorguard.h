@@ -20,6 +20,9 @@
 #define CG_MAX_REGIONS		16
 #define CG_NAME_MAX		31
 #define CG_LIST_MAX		4096
+#define CG_MAX_CHANNELS		16
+#define CG_MAX_CHAN_REFS	16	/* channels one cell takes part in */
+#define CG_CHAN_RECORD_MAX	(1u << 30)	/* max_record, bytes */
 
 #ifndef ARRAY_SIZE	/* kselftest.h has one too */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -61,6 +64,44 @@ struct cg_region {
 	unsigned int line;
 };
 
+enum cg_chan_role {
+	CG_CHAN_READER,
+	CG_CHAN_WRITER,
+};
+
+/*
+ * A cell's part in a channel (its `channels` list): the role and, for a
+ * cell other than the root, the guest address of its window (the writer's
+ * region; a reader's own feedback page follows it).
+ */
+struct cg_chan_ref {
+	char name[CG_NAME_MAX + 1];
+	enum cg_chan_role role;
+	struct cg_u64 address;
+	unsigned int line;
+	int chan;		/* index in cfg->channels, -1: unknown (system.c) */
+};
+
+enum cg_chan_kind {
+	CG_CHAN_QUEUE,
+	CG_CHAN_STATE,
+};
+
+/* A channel of the config's `channels` list (include/colorguard/chan.h). */
+struct cg_channel {
+	char name[CG_NAME_MAX + 1];
+	unsigned int name_line;
+	enum cg_chan_kind kind;
+	struct cg_u64 size;		/* queue: ring bytes, a power of two */
+	struct cg_u64 max_record;	/* largest record or value */
+	struct cg_str colors;		/* comm colors of its pages */
+	char reliable[CG_NAME_MAX + 1];	/* the reader with backpressure, or "" */
+	unsigned int reliable_line;
+	bool doorbell;
+	unsigned int doorbell_line;
+	unsigned int line;
+};
+
 enum cg_cell_type {
 	CG_CELL_ROOT,
 	CG_CELL_CRITICAL,
@@ -97,6 +138,8 @@ struct cg_cell {
 	struct cg_u64 vcpu_priority;	/* SCHED_FIFO priority; 0 line: none */
 	bool console_output;		/* false: the console is off */
 	unsigned int console_output_line;	/* 0: not given (on) */
+	unsigned int nr_chan_refs;
+	struct cg_chan_ref chan_refs[CG_MAX_CHAN_REFS];
 	unsigned int line;
 };
 
@@ -160,6 +203,9 @@ struct cg_config {
 	unsigned int nr_cells;
 	unsigned int cells_line;
 	struct cg_cell cells[CG_MAX_CELLS];
+	unsigned int nr_channels;
+	unsigned int channels_line;
+	struct cg_channel channels[CG_MAX_CHANNELS];
 };
 
 /* The config's word for a cma mode ("quarantine", "keep"). */

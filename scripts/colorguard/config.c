@@ -42,7 +42,7 @@ static void read_llc(struct cfg_ctx *c, const config_setting_t *root,
 }
 
 static const char *const top_keys[] = {
-	"llc", "hypervisor", "memguard", "cma", "cells", NULL
+	"llc", "hypervisor", "memguard", "cma", "cells", "channels", NULL
 };
 
 static const char *const cma_names[CG_CMA_NR] = {
@@ -120,6 +120,7 @@ static void read_root(struct cfg_ctx *c, const config_setting_t *root,
 	read_cma(c, root, cfg);
 
 	cfg_read_cells(c, root, cfg);
+	cfg_read_channels(c, root, cfg);
 }
 
 int cg_config_parse(struct cg_diag *d, const char *text, size_t len,

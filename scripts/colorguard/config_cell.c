@@ -43,25 +43,8 @@ static const char *const cell_keys[] = {
 	"name", "type", "cpus", "colors", "read_mbps", "write_mbps", "memory",
 	"image", "args", "comm", "console", "autostart", "bwlock",
 	"console_output", "exit_rate", "bwlock_max_hold_ms",
-	"bwlock_min_gap_ms", "bwlock_min_level", "vcpu_priority", NULL
+	"bwlock_min_gap_ms", "bwlock_min_level", "vcpu_priority", "channels", NULL
 };
-
-static int valid_name(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > CG_NAME_MAX)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char ch = s[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
-		      ch == '.'))
-			return 0;
-	}
-	return 1;
-}
 
 /*
  * The limits of a cell's bandwidth lock, checked where it is granted: a
@@ -119,7 +102,7 @@ static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
 		cg_err(c->d, cell->line, c->label, c->field, "missing");
 	} else if (config_setting_type(v) != CONFIG_TYPE_STRING) {
 		cfg_wrong_type(c, v, "a string");
-	} else if (!valid_name(config_setting_get_string(v))) {
+	} else if (!cfg_valid_name(config_setting_get_string(v))) {
 		cg_err(c->d, cfg_line(v), c->label, c->field,
 		       "must be 1 to %d characters of A-Z a-z 0-9 _ - .",
 		       CG_NAME_MAX);
@@ -199,6 +182,7 @@ static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
 		cg_err(c->d, cell->console_output_line, c->label,
 		       "console_output",
 		       "the root cell is root Linux itself: it has no cell console");
+	cfg_read_cell_channels(c, s, cell);
 
 	v = config_setting_get_member(s, "memory");
 	cfg_field(c, NULL, "memory");

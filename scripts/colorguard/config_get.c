@@ -181,3 +181,41 @@ void cfg_missing(struct cfg_ctx *c, unsigned int line, const char *prefix,
 	cfg_field(c, prefix, name);
 	cg_err(c->d, line, c->label, c->field, "missing");
 }
+
+int cfg_valid_name(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > CG_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
+		      ch == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+void cfg_get_name(struct cfg_ctx *c, const config_setting_t *group,
+		  const char *prefix, const char *name, char *out,
+		  unsigned int *line)
+{
+	const config_setting_t *s = config_setting_get_member(group, name);
+
+	if (!s)
+		return;
+	cfg_field(c, prefix, name);
+	if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+		cfg_wrong_type(c, s, "a string");
+	} else if (!cfg_valid_name(config_setting_get_string(s))) {
+		cg_err(c->d, cfg_line(s), c->label, c->field,
+		       "must be 1 to %d characters of A-Z a-z 0-9 _ - .",
+		       CG_NAME_MAX);
+	} else {
+		strcpy(out, config_setting_get_string(s));
+		*line = cfg_line(s);
+	}
+}

@@ -33,9 +33,20 @@ const config_setting_t *cfg_get_group(struct cfg_ctx *c,
 				      const char *prefix, const char *name);
 void cfg_missing(struct cfg_ctx *c, unsigned int line, const char *prefix,
 		 const char *name);
+int cfg_valid_name(const char *s);
+/* A name key: checked, copied into out (CG_NAME_MAX + 1 bytes). */
+void cfg_get_name(struct cfg_ctx *c, const config_setting_t *group,
+		  const char *prefix, const char *name, char *out,
+		  unsigned int *line);
 
 /* config_cell.c: the cells section */
 void cfg_read_cells(struct cfg_ctx *c, const config_setting_t *root,
 		    struct cg_config *cfg);
+
+/* config_chan.c: the channels section and each cell's part in channels */
+void cfg_read_channels(struct cfg_ctx *c, const config_setting_t *root,
+		       struct cg_config *cfg);
+void cfg_read_cell_channels(struct cfg_ctx *c, const config_setting_t *s,
+			    struct cg_cell *cell);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <colorguard/cell_comm.h>
 
+#include "channels.h"
 #include "system_int.h"
 
 static const char *const type_names[] = {
@@ -41,6 +42,55 @@ static void print_budget(FILE *out, const char *what, const struct cg_u64 *b,
 		what, (unsigned long long)b->v, (unsigned long long)events,
 		(unsigned long long)sys->line_size,
 		(unsigned long long)sys->cfg.period_us.v);
+}
+
+/* One channel: its geometry and each cell's part, windows included. */
+static void print_channel(FILE *out, const struct cg_system *sys, unsigned int ch)
+{
+	const struct cg_channel *c = &sys->cfg.channels[ch];
+	char a[32], b[32], list[CG_LIST_MAX + 1];
+	struct chan_geom g;
+	unsigned int i, j, reader = 0;
+
+	cg_chan_geom(&sys->cfg, ch, &g);
+	hvc_mask_format(sys->chan_colors[ch], list, sizeof(list));
+	fprintf(out, "\nchannel \"%s\" (%s%s%s%s), colors %s, records of at most %u B\n",
+		c->name, c->kind == CG_CHAN_QUEUE ? "queue" : "state",
+		c->reliable[0] ? ", reliable for \"" : "", c->reliable,
+		c->reliable[0] ? "\"" : "", list, g.max_record);
+	cg_size_str(g.kind == CHAN_KIND_QUEUE ? g.ring_size : 0, a, sizeof(a));
+	cg_size_str(g.writer_size, b, sizeof(b));
+	if (g.kind == CHAN_KIND_QUEUE)
+		fprintf(out, "  %-11s ring %s in a writer's region of %s%s\n", "geometry",
+			a, b, c->doorbell ? ", doorbell" : "");
+	else
+		fprintf(out, "  %-11s two slots in a writer's region of %s%s\n", "geometry",
+			b, c->doorbell ? ", doorbell" : "");
+	for (i = 0; i < sys->cfg.nr_cells; i++) {
+		const struct cg_cell *cell = &sys->cfg.cells[i];
+
+		for (j = 0; j < cell->nr_chan_refs; j++) {
+			const struct cg_chan_ref *r = &cell->chan_refs[j];
+			char name[24];
+
+			if (r->chan != (int)ch)
+				continue;
+			if (r->role == CG_CHAN_WRITER)
+				snprintf(name, sizeof(name), "writer");
+			else
+				snprintf(name, sizeof(name), "reader %u", reader++);
+			if (!r->address.line)
+				fprintf(out, "  %-11s %s (root Linux: its processes map it)\n",
+					name, cell->label);
+			else if (r->role == CG_CHAN_WRITER)
+				fprintf(out, "  %-11s %s, region at 0x%llx\n", name, cell->label,
+					(unsigned long long)r->address.v);
+			else
+				fprintf(out, "  %-11s %s, region read-only at 0x%llx, its feedback page at 0x%llx\n",
+					name, cell->label, (unsigned long long)r->address.v,
+					(unsigned long long)(r->address.v + g.writer_size));
+		}
+	}
 }
 
 void cg_plan_print(FILE *out, const struct cg_system *sys)
@@ -137,4 +187,6 @@ void cg_plan_print(FILE *out, const struct cg_system *sys)
 				(unsigned long long)cg_cell_bwlock_level(cell));
 		}
 	}
+	for (i = 0; i < sys->cfg.nr_channels; i++)
+		print_channel(out, sys, i);
 }

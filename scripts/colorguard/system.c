@@ -21,6 +21,8 @@ static void free_masks(struct cg_system *sys)
 		free(sys->cells[i].cpus);
 		free(sys->cells[i].colors);
 	}
+	for (i = 0; i < CG_MAX_CHANNELS; i++)
+		free(sys->chan_colors[i]);
 }
 
 void cg_system_free(struct cg_system *sys)
@@ -91,9 +93,9 @@ static int resolve_geometry(struct cg_diag *d, struct cg_system *sys,
 	return 0;
 }
 
-static struct hvc_mask *parse_mask(struct cg_diag *d, const struct cg_str *s,
-				   unsigned int nbits, const char *label,
-				   const char *field)
+struct hvc_mask *cg_parse_mask(struct cg_diag *d, const struct cg_str *s,
+			      unsigned int nbits, const char *label,
+			      const char *field)
 {
 	struct hvc_mask *m = calloc(1, sizeof(struct hvc_mask));
 	char why[256];
@@ -336,7 +338,7 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 	}
 	hvc_mask_fill(sys->all_colors, sys->geom.nr_colors);
 	if (cfg->hv_colors.line) {
-		sys->hv_colors = parse_mask(d, &cfg->hv_colors,
+		sys->hv_colors = cg_parse_mask(d, &cfg->hv_colors,
 					    sys->geom.nr_colors, NULL,
 					    "hypervisor.colors");
 		incomplete |= !sys->hv_colors;
@@ -346,10 +348,10 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 		struct cg_sys_cell *sc = &sys->cells[i];
 
 		if (c->cpus.line)
-			sc->cpus = parse_mask(d, &c->cpus, CG_MAX_CPUS,
+			sc->cpus = cg_parse_mask(d, &c->cpus, CG_MAX_CPUS,
 					      c->label, "cpus");
 		if (c->colors.line)
-			sc->colors = parse_mask(d, &c->colors,
+			sc->colors = cg_parse_mask(d, &c->colors,
 						sys->geom.nr_colors, c->label,
 						"colors");
 		/* Regions need colors: say what is missing, not what follows. */
@@ -366,6 +368,8 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 	/* The system checks need every cell whole. */
 	if (!incomplete && d->errors == before)
 		validate(d, sys);
+	if (!incomplete)
+		cg_channels_check(d, sys);
 	if (d->errors == before)
 		return sys;
 fail:

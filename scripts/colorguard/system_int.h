@@ -33,7 +33,15 @@ struct cg_system {
 	struct hvc_mask *hv_colors;	/* NULL: none reserved */
 	struct hvc_mask *all_colors;
 	struct cg_sys_cell cells[CG_MAX_CELLS];
+	struct hvc_mask *chan_colors[CG_MAX_CHANNELS];	/* comm colors */
 	struct hvc_system *hv;
 };
+
+/* A color or CPU list of the config, parsed; NULL (reported) when bad. */
+struct hvc_mask *cg_parse_mask(struct cg_diag *d, const struct cg_str *s,
+			      unsigned int nbits, const char *label,
+			      const char *field);
+/* channels.c: the channels against the system (after the cells' checks) */
+void cg_channels_check(struct cg_diag *d, struct cg_system *sys);
 
 #endif
