@@ -94,8 +94,8 @@ static int resolve_geometry(struct cg_diag *d, struct cg_system *sys,
 }
 
 struct hvc_mask *cg_parse_mask(struct cg_diag *d, const struct cg_str *s,
-			      unsigned int nbits, const char *label,
-			      const char *field)
+			       unsigned int nbits, const char *label,
+			       const char *field)
 {
 	struct hvc_mask *m = calloc(1, sizeof(struct hvc_mask));
 	char why[256];
@@ -339,8 +339,8 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 	hvc_mask_fill(sys->all_colors, sys->geom.nr_colors);
 	if (cfg->hv_colors.line) {
 		sys->hv_colors = cg_parse_mask(d, &cfg->hv_colors,
-					    sys->geom.nr_colors, NULL,
-					    "hypervisor.colors");
+					       sys->geom.nr_colors, NULL,
+					       "hypervisor.colors");
 		incomplete |= !sys->hv_colors;
 	}
 	for (i = 0; i < cfg->nr_cells; i++) {
@@ -349,11 +349,11 @@ struct cg_system *cg_system_build(struct cg_diag *d,
 
 		if (c->cpus.line)
 			sc->cpus = cg_parse_mask(d, &c->cpus, CG_MAX_CPUS,
-					      c->label, "cpus");
+						 c->label, "cpus");
 		if (c->colors.line)
 			sc->colors = cg_parse_mask(d, &c->colors,
-						sys->geom.nr_colors, c->label,
-						"colors");
+						   sys->geom.nr_colors, c->label,
+						   "colors");
 		/* Regions need colors: say what is missing, not what follows. */
 		if (sc->colors && !hvc_mask_weight(sc->colors)) {
 			cg_err(d, c->colors.line, c->label, "colors", "no colors");

@@ -39,8 +39,8 @@ struct cg_system {
 
 /* A color or CPU list of the config, parsed; NULL (reported) when bad. */
 struct hvc_mask *cg_parse_mask(struct cg_diag *d, const struct cg_str *s,
-			      unsigned int nbits, const char *label,
-			      const char *field);
+			       unsigned int nbits, const char *label,
+			       const char *field);
 /* channels.c: the channels against the system (after the cells' checks) */
 void cg_channels_check(struct cg_diag *d, struct cg_system *sys);
 
