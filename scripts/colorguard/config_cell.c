@@ -216,25 +216,16 @@ void cfg_read_cells(struct cfg_ctx *c, const config_setting_t *root,
 	const config_setting_t *cells;
 	unsigned int i, j, n;
 
-	cells = config_setting_get_member(root, "cells");
-	cfg_field(c, NULL, "cells");
-	if (!cells) {
-		cg_err(c->d, 0, NULL, c->field, "missing");
+	if (!config_setting_get_member(root, "cells")) {
+		cfg_missing(c, 0, NULL, "cells");
 		return;
 	}
-	if (config_setting_type(cells) != CONFIG_TYPE_LIST) {
-		cfg_wrong_type(c, cells, "a list ( )");
+	cells = cfg_get_list(c, root, "cells", CG_MAX_CELLS, "cells", &n);
+	if (!cells)
 		return;
-	}
 	cfg->cells_line = cfg_line(cells);
-	n = config_setting_length(cells);
 	if (n == 0)
 		cg_err(c->d, cfg_line(cells), NULL, c->field, "no cells");
-	if (n > CG_MAX_CELLS) {
-		cg_err(c->d, cfg_line(cells), NULL, c->field,
-		       "%u cells, at most %u", n, CG_MAX_CELLS);
-		n = CG_MAX_CELLS;
-	}
 	for (i = 0; i < n; i++)
 		read_cell(c, config_setting_get_elem(cells, i), i,
 			  &cfg->cells[i]);

@@ -75,23 +75,13 @@ static void read_channel(struct cfg_ctx *c, const config_setting_t *s,
 void cfg_read_channels(struct cfg_ctx *c, const config_setting_t *root,
 		       struct cg_config *cfg)
 {
-	const config_setting_t *list = config_setting_get_member(root, "channels");
+	const config_setting_t *list;
 	unsigned int i, j, n;
 
+	list = cfg_get_list(c, root, "channels", CG_MAX_CHANNELS, "channels", &n);
 	if (!list)
 		return;
-	cfg_field(c, NULL, "channels");
-	if (config_setting_type(list) != CONFIG_TYPE_LIST) {
-		cfg_wrong_type(c, list, "a list ( )");
-		return;
-	}
 	cfg->channels_line = cfg_line(list);
-	n = config_setting_length(list);
-	if (n > CG_MAX_CHANNELS) {
-		cg_err(c->d, cfg_line(list), NULL, c->field,
-		       "%u channels, at most %u", n, CG_MAX_CHANNELS);
-		n = CG_MAX_CHANNELS;
-	}
 	for (i = 0; i < n; i++)
 		read_channel(c, config_setting_get_elem(list, i), i,
 			     &cfg->channels[i]);
@@ -164,22 +154,12 @@ static void read_ref(struct cfg_ctx *c, const config_setting_t *s,
 void cfg_read_cell_channels(struct cfg_ctx *c, const config_setting_t *s,
 			    struct cg_cell *cell)
 {
-	const config_setting_t *list = config_setting_get_member(s, "channels");
+	const config_setting_t *list;
 	unsigned int i, j, n;
 
+	list = cfg_get_list(c, s, "channels", CG_MAX_CHAN_REFS, "channels", &n);
 	if (!list)
 		return;
-	cfg_field(c, NULL, "channels");
-	if (config_setting_type(list) != CONFIG_TYPE_LIST) {
-		cfg_wrong_type(c, list, "a list ( )");
-		return;
-	}
-	n = config_setting_length(list);
-	if (n > CG_MAX_CHAN_REFS) {
-		cg_err(c->d, cfg_line(list), c->label, c->field,
-		       "%u channels, at most %u", n, CG_MAX_CHAN_REFS);
-		n = CG_MAX_CHAN_REFS;
-	}
 	for (i = 0; i < n; i++)
 		read_ref(c, config_setting_get_elem(list, i), i, cell,
 			 &cell->chan_refs[i]);

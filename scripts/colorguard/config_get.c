@@ -219,3 +219,26 @@ void cfg_get_name(struct cfg_ctx *c, const config_setting_t *group,
 		*line = cfg_line(s);
 	}
 }
+
+const config_setting_t *cfg_get_list(struct cfg_ctx *c, const config_setting_t *group,
+				     const char *name, unsigned int max, const char *what,
+				     unsigned int *n)
+{
+	const config_setting_t *list = config_setting_get_member(group, name);
+
+	*n = 0;
+	if (!list)
+		return NULL;
+	cfg_field(c, NULL, name);
+	if (config_setting_type(list) != CONFIG_TYPE_LIST) {
+		cfg_wrong_type(c, list, "a list ( )");
+		return NULL;
+	}
+	*n = config_setting_length(list);
+	if (*n > max) {
+		cg_err(c->d, cfg_line(list), c->label, c->field,
+		       "%u %s, at most %u", *n, what, max);
+		*n = max;
+	}
+	return list;
+}

@@ -34,6 +34,13 @@ const config_setting_t *cfg_get_group(struct cfg_ctx *c,
 void cfg_missing(struct cfg_ctx *c, unsigned int line, const char *prefix,
 		 const char *name);
 int cfg_valid_name(const char *s);
+/*
+ * A list key: NULL when absent or not a list (reported), else the list
+ * and in *n its length, capped at @max with a line saying so.
+ */
+const config_setting_t *cfg_get_list(struct cfg_ctx *c, const config_setting_t *group,
+				     const char *name, unsigned int max, const char *what,
+				     unsigned int *n);
 /* A name key: checked, copied into out (CG_NAME_MAX + 1 bytes). */
 void cfg_get_name(struct cfg_ctx *c, const config_setting_t *group,
 		  const char *prefix, const char *name, char *out,
