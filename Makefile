@@ -175,9 +175,14 @@ VM_PLAIN := $(filter-out $(LLC_MODEL_SUITES),$(VM_SUITES))
 VM_LLC := $(filter $(LLC_MODEL_SUITES),$(VM_SUITES))
 # Seconds of memguard's stress of changes (selftests/memguard/stress.sh).
 MEMGUARD_STRESS_SECS ?= 12
+# 1: repetitions that only raise the odds of catching a rare failure run
+# in full (CG_THOROUGH in the guest: mm-color's twelve narrowing rounds,
+# every kill point of cellhost in each boot); make check-full sets it.
+CHECK_THOROUGH ?= 0
 check-vm: modules guest
 	@mkdir -p $(RESULTS)
-	@rc=0; export VM_APPEND="$${VM_APPEND:-} cg.stress=$(MEMGUARD_STRESS_SECS)"; \
+	@rc=0; export VM_APPEND="$${VM_APPEND:-} cg.stress=$(MEMGUARD_STRESS_SECS) \
+		cg.thorough=$(CHECK_THOROUGH)"; \
 	$(if $(VM_PLAIN),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
 		$(VM_PLAIN) || rc=1;) \
 	$(if $(VM_LLC),scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(RESULTS) \
@@ -291,6 +296,7 @@ check:
 
 check-full:
 	@$(MAKE) --no-print-directory check CHECK_PKG=check-pkg-full MEMGUARD_STRESS_SECS=60 \
+		CHECK_THOROUGH=1 \
 		CHECK_VM="$(CHECK_FULL_VM)" CHECK_LLC= CHECK_DEBUG_SKIP=interference \
 		CHECK_CELLS="x86_64:debian arm64:debian x86_64:debug arm64:debug" \
 		CHECK_NEGATIVE="x86_64:debian x86_64:debug arm64:debug"

@@ -253,6 +253,17 @@ static inline int debug_kernel(void)
 	return k && !strcmp(k, "debug");
 }
 
+/*
+ * make check-full boots with cg.thorough=1 (CG_THOROUGH): repetitions that
+ * only raise the odds of catching a rare failure run in full there.
+ */
+static inline int thorough(void)
+{
+	const char *t = getenv("CG_THOROUGH");
+
+	return t && !strcmp(t, "1");
+}
+
 static inline unsigned long meminfo_kb(const char *key)
 {
 	char line[256];
