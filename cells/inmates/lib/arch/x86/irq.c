@@ -145,6 +145,13 @@ int apic_x2(void)
 	return me()->x2;
 }
 
+const char *irq_chip(void)
+{
+	struct lapic *l = me();
+
+	return !l->on ? "none" : l->x2 ? "x2APIC" : "xAPIC";
+}
+
 int irq_set_handler(unsigned int vector, irq_handler_t fn)
 {
 	if (vector < INMATE_IRQ_FIRST ||
