@@ -44,6 +44,7 @@
 #define GICD_CTLR	0x0000
 #define GICR_SGI	0x10000		/* the SGI/PPI frame */
 #define GICR_ICENABLER0	(GICR_SGI + 0x180)
+#define GICR_ISPENDR0	(GICR_SGI + 0x200)
 #define GICR_ICPENDR0	(GICR_SGI + 0x280)
 #define GICR_ICACTIVER0	(GICR_SGI + 0x380)
 /* KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS ids: op0 3, op1 0, CRn 12 */
@@ -294,10 +295,18 @@ static int gic_reset(struct cell_vm *vm, char *why, size_t len)
 		ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
 			       mpidr | GICR_ICENABLER0, &all,
 			       "GICR_ICENABLER0", why, len);
+		/*
+		 * From userspace KVM ignores ICPENDR and takes ISPENDR as
+		 * the whole pending state: write both, for either reading.
+		 */
 		if (!ret)
 			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
 				       mpidr | GICR_ICPENDR0, &all,
 				       "GICR_ICPENDR0", why, len);
+		if (!ret)
+			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
+				       mpidr | GICR_ISPENDR0, &off,
+				       "GICR_ISPENDR0", why, len);
 		if (!ret)
 			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
 				       mpidr | GICR_ICACTIVER0, &all,
