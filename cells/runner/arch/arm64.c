@@ -278,11 +278,33 @@ static int set_reg(struct cell_vcpu *v, uint64_t id, uint64_t val)
  * vCPU at vCPU 0's reset, before any vCPU runs: KVM refuses these
  * accesses (EBUSY) while one is in KVM_RUN.
  */
+static const struct gic_quiet {
+	uint32_t group;
+	uint64_t reg;
+	uint32_t val;
+	const char *name;
+} gic_quiet[] = {
+	{ KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_ICENABLER0, ~0u,
+	  "GICR_ICENABLER0" },
+	/*
+	 * From userspace KVM ignores ICPENDR and takes ISPENDR as the
+	 * whole pending state: write both, for either reading.
+	 */
+	{ KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_ICPENDR0, ~0u,
+	  "GICR_ICPENDR0" },
+	{ KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_ISPENDR0, 0,
+	  "GICR_ISPENDR0" },
+	{ KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_ICACTIVER0, ~0u,
+	  "GICR_ICACTIVER0" },
+	{ KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS, ICC_IGRPEN1_EL1, 0,
+	  "ICC_IGRPEN1_EL1" },
+	{ KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS, ICC_PMR_EL1, 0, "ICC_PMR_EL1" },
+};
+
 static int gic_reset(struct cell_vm *vm, char *why, size_t len)
 {
-	uint32_t all = ~0u, off = 0;
-	uint64_t zero = 0;
-	unsigned int i;
+	uint32_t off = 0;
+	unsigned int i, r;
 	int ret;
 
 	ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR, &off,
@@ -292,33 +314,17 @@ static int gic_reset(struct cell_vm *vm, char *why, size_t len)
 		uint64_t mpidr = ((uint64_t)(i & 15) << 32) |
 				 ((uint64_t)((i >> 4) & 0xff) << 40);
 
-		ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
-			       mpidr | GICR_ICENABLER0, &all,
-			       "GICR_ICENABLER0", why, len);
-		/*
-		 * From userspace KVM ignores ICPENDR and takes ISPENDR as
-		 * the whole pending state: write both, for either reading.
-		 */
-		if (!ret)
-			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
-				       mpidr | GICR_ICPENDR0, &all,
-				       "GICR_ICPENDR0", why, len);
-		if (!ret)
-			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
-				       mpidr | GICR_ISPENDR0, &off,
-				       "GICR_ISPENDR0", why, len);
-		if (!ret)
-			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS,
-				       mpidr | GICR_ICACTIVER0, &all,
-				       "GICR_ICACTIVER0", why, len);
-		if (!ret)
-			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS,
-				       mpidr | ICC_IGRPEN1_EL1, &zero,
-				       "ICC_IGRPEN1_EL1", why, len);
-		if (!ret)
-			ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS,
-				       mpidr | ICC_PMR_EL1, &zero,
-				       "ICC_PMR_EL1", why, len);
+		for (r = 0; !ret && r < ARRAY_SIZE(gic_quiet); r++) {
+			const struct gic_quiet *q = &gic_quiet[r];
+			/* Registers are 32 bits, system registers 64. */
+			uint64_t v64 = q->val;
+			uint32_t v32 = q->val;
+
+			ret = gic_attr(vm, q->group, mpidr | q->reg,
+				       q->group == KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS ?
+				       (void *)&v64 : (void *)&v32,
+				       q->name, why, len);
+		}
 	}
 	return ret;
 }
