@@ -167,6 +167,19 @@ void *memcpy(void *d, const void *s, size_t n);
 size_t strlen(const char *s);
 int strncmp(const char *a, const char *b, size_t n);
 
+/*
+ * The timer's arch part (arch/<arch>/irq.c) under its common rules
+ * (timer.c): arch_timer_arm() programs the calling vCPU's timer for a
+ * deadline in ticks() (0 disarms); timer_init() picks the mode and calls
+ * timer_setup(); the interrupt dispatcher calls irq_entered() first.
+ */
+enum { TIMER_MODE_NONE, TIMER_MODE_DEADLINE, TIMER_MODE_ONESHOT };
+void arch_timer_arm(int mode, uint64_t deadline);
+int arch_irqs_enabled(void);
+int timer_setup(int mode);
+int timer_mode_id(void);
+void irq_entered(uint64_t now);
+
 /* Arch part (arch/<arch>/arch.c). */
 void arch_init(void);
 uint64_t arch_cycles(void);

@@ -49,17 +49,10 @@
 #define DAIF_I			(1ull << 7)
 #define TVAL_MAX		0x7fffffffull	/* CNTV_TVAL is signed 32-bit */
 
-enum { MODE_NONE, MODE_DEADLINE, MODE_ONESHOT };
-
-/* One vCPU's redistributor, CPU interface and timer. */
+/* One vCPU's redistributor and CPU interface. */
 struct gic_cpu {
 	int on;
 	uintptr_t rd;			/* its redistributor */
-	int mode;
-	uint64_t entry;			/* ticks() at the current interrupt */
-	uint64_t deadline, period;	/* period 0: one-shot */
-	timer_fn_t fn;
-	uint64_t missed;
 };
 
 static struct gic_cpu gic_cpus[INMATE_MAX_CPUS];
@@ -208,28 +201,27 @@ void irq_disable(void)
  * unmasking takes it at the isb. With the vGIC, KVM waits for it in the
  * kernel: no exit to the runner.
  */
-void wait_for_interrupt(void)
+int arch_irqs_enabled(void)
 {
 	uint64_t daif;
 
 	asm volatile("mrs %0, daif" : "=r"(daif));
-	if (daif & DAIF_I)
-		asm volatile("wfi; msr daifclr, #2; isb; msr daifset, #2"
-			     ::: "memory");
-	else
-		asm volatile("wfi" ::: "memory");
+	return !(daif & DAIF_I);
 }
 
-uint64_t irq_entry_ticks(void)
+void wait_for_interrupt(void)
 {
-	return me()->entry;
+	if (arch_irqs_enabled())
+		asm volatile("wfi" ::: "memory");
+	else
+		asm volatile("wfi; msr daifclr, #2; isb; msr daifset, #2"
+			     ::: "memory");
 }
 
 /* From irq_entry: interrupts masked, on the interrupted stack. */
 void arm64_irq(void)
 {
 	uint64_t now = arch_ticks(), iar;
-	struct gic_cpu *c = me();
 	irq_handler_t fn = NULL;
 	unsigned int id;
 
@@ -237,7 +229,7 @@ void arm64_irq(void)
 	id = iar & 0xffffff;
 	if (id >= INTID_SPECIAL && id < 1024)
 		return;		/* spurious: nothing to end */
-	c->entry = now;
+	irq_entered(now);
 	if (id >= INMATE_IRQ_FIRST && id < INMATE_IRQ_FIRST + INMATE_NR_IRQS)
 		fn = handlers[id - INMATE_IRQ_FIRST];
 	if (fn)
@@ -246,20 +238,20 @@ void arm64_irq(void)
 }
 
 /*
- * Arm the deadline d (ticks()); 0 disarms. The timer's PPI is level: it
- * stays asserted until the compare moves past the counter or the timer
- * is off, so a handler re-arms or disarms before the EOI.
+ * The timer's PPI is level: it stays asserted until the compare moves
+ * past the counter or the timer is off, so the handler re-arms or
+ * disarms before the EOI (timer.c does).
  */
-static void timer_arm(struct gic_cpu *c, uint64_t d)
+void arch_timer_arm(int mode, uint64_t d)
 {
 	uint64_t now, t;
 
 	if (!d) {
-		sysreg_write("cntv_ctl_el0", 0ull);
+		sysreg_write("cntv_ctl_el0", 0);
 		asm volatile("isb");
 		return;
 	}
-	if (c->mode == MODE_DEADLINE) {
+	if (mode == TIMER_MODE_DEADLINE) {
 		sysreg_write("cntv_cval_el0", d);
 	} else {
 		now = arch_ticks();
@@ -272,117 +264,24 @@ static void timer_arm(struct gic_cpu *c, uint64_t d)
 	asm volatile("isb");
 }
 
-static void timer_irq(unsigned int vec)
-{
-	struct gic_cpu *c = me();
-	uint64_t d = c->deadline, next;
-	timer_fn_t fn = c->fn;
-
-	(void)vec;
-	if (!fn) {
-		timer_arm(c, 0);
-		return;
-	}
-	/* A step of a count-down longer than CNTV_TVAL holds. */
-	if (c->entry < d) {
-		timer_arm(c, d);
-		return;
-	}
-	if (c->period) {
-		next = d + c->period;
-		c->deadline = next;
-		timer_arm(c, next);
-		if (next <= arch_ticks())
-			c->missed++;
-	} else {
-		c->fn = NULL;
-		timer_arm(c, 0);
-	}
-	fn(d, c->entry);
-}
-
 int timer_init(unsigned int flags)
 {
-	struct gic_cpu *c = me();
-
 	if (irq_init() || !arch_tick_hz() ||
 	    comm->timer_irq != INMATE_TIMER_VECTOR)
 		return -1;
-	c->fn = NULL;
-	c->missed = 0;
-	timer_arm(c, 0);
-	c->mode = (flags & TIMER_ONESHOT) ? MODE_ONESHOT : MODE_DEADLINE;
-	return irq_set_handler(INMATE_TIMER_VECTOR, timer_irq);
-}
-
-static int timer_go(uint64_t deadline, uint64_t period, timer_fn_t fn)
-{
-	struct gic_cpu *c = me();
-	uint64_t daif;
-
-	if (c->mode == MODE_NONE || !fn)
-		return -1;
-	asm volatile("mrs %0, daif; msr daifset, #2" : "=r"(daif) : : "memory");
-	c->deadline = deadline;
-	c->period = period;
-	c->fn = fn;
-	timer_arm(c, deadline);
-	if (!(daif & DAIF_I))
-		irq_enable();
-	return 0;
-}
-
-int timer_start(uint64_t period_ns, timer_fn_t fn)
-{
-	uint64_t p = ns_to_ticks(period_ns);
-
-	if (!p)
-		return -1;
-	return timer_go(arch_ticks() + p, p, fn);
-}
-
-int timer_oneshot(uint64_t deadline, timer_fn_t fn)
-{
-	return timer_go(deadline ? deadline : 1, 0, fn);
-}
-
-void timer_stop(void)
-{
-	struct gic_cpu *c = me();
-
-	if (c->mode == MODE_NONE)
-		return;
-	c->fn = NULL;
-	timer_arm(c, 0);
-}
-
-uint64_t timer_missed(void)
-{
-	return me()->missed;
+	arch_timer_arm(TIMER_MODE_NONE, 0);
+	return timer_setup((flags & TIMER_ONESHOT) ? TIMER_MODE_ONESHOT :
+			   TIMER_MODE_DEADLINE);
 }
 
 const char *timer_mode(void)
 {
-	switch (me()->mode) {
-	case MODE_DEADLINE:
+	switch (timer_mode_id()) {
+	case TIMER_MODE_DEADLINE:
 		return "cntv-deadline";
-	case MODE_ONESHOT:
+	case TIMER_MODE_ONESHOT:
 		return "one-shot";
 	default:
 		return "none";
 	}
-}
-
-uint64_t ns_to_ticks(uint64_t ns)
-{
-	uint64_t hz = arch_tick_hz();
-
-	return ns / 1000000000 * hz + ns % 1000000000 * hz / 1000000000;
-}
-
-uint64_t ticks_to_ns(uint64_t t)
-{
-	uint64_t hz = arch_tick_hz();
-
-	return hz ? t / hz * 1000000000 + t % hz * 1000000000 / hz : 0;
 }
