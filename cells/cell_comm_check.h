@@ -28,5 +28,10 @@ _Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
 	       CELL_COMM_RESULTS_OFF, "results");
 _Static_assert(__builtin_offsetof(struct cell_comm, results) ==
 	       CELL_COMM_RESULTS_OFF + 8, "results[]");
+_Static_assert(__builtin_offsetof(struct cell_comm, gic_dist) == 4072,
+	       "gic_dist");
+_Static_assert(__builtin_offsetof(struct cell_comm, timer_irq) == 4092,
+	       "timer_irq");
+_Static_assert(sizeof(struct cell_comm) == CELL_COMM_SIZE, "comm page size");
 
 #endif

@@ -113,6 +113,10 @@ void cell_comm_reset(struct cell_vm *vm)
 	c->bwlock_min_gap_ms = vm->bw.lim.min_gap_ms;
 	c->bwlock_min_level = vm->bw.lim.min_level;
 	c->tsc_khz = vm->tsc_khz;
+	c->gic_dist = vm->gic_dist;
+	c->gic_redist = vm->gic_redist;
+	c->gic_version = vm->gic_version;
+	c->timer_irq = vm->timer_irq;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	copy_out(c->signature, CELL_COMM_SIGNATURE, 8);
 }

@@ -162,7 +162,7 @@ static int create_vcpus(struct cell_vm *vm, char *why, size_t len)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return cell_arch_vcpus_created(vm, why, len);
 }
 
 static int set_memslots(struct cell_vm *vm, char *why, size_t len)
@@ -214,6 +214,7 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	vm->kvm_fd = -1;
 	vm->vm_fd = -1;
 	vm->mmc_fd = -1;
+	vm->irqchip_fd = -1;
 	vm->failed_cpu = -1;
 	vm->cfg = cfg;
 	vm->no_color = opts && opts->no_color;
@@ -352,6 +353,9 @@ void cell_vm_destroy(struct cell_vm *vm)
 		if (v->fd > 0)
 			close(v->fd);
 	}
+	/* The device holds a reference to the VM: close it first. */
+	if (vm->irqchip_fd >= 0)
+		close(vm->irqchip_fd);
 	if (vm->vm_fd >= 0)
 		close(vm->vm_fd);
 	if (vm->kvm_fd >= 0)

@@ -125,6 +125,10 @@ struct cell_vm {
 	unsigned int nr_vcpus;
 	struct cell_vcpu vcpus[CELL_MAX_VCPUS];
 	int has_pmu;
+	/* arm64: the vGIC device (-1: none) and what the comm page says of it */
+	int irqchip_fd;
+	uint64_t gic_dist, gic_redist;
+	uint32_t gic_version, timer_irq;
 	char vcpu_threads[PATH_MAX];	/* cell_vm_opts.vcpu_threads, or "" */
 	int vcpu_priority;		/* SCHED_FIFO; 0: the default policy */
 
@@ -229,6 +233,8 @@ uint64_t cell_arch_console_default(void);
 unsigned int cell_arch_extra_pages(struct cell_vm *vm);
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len);
 int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len);
+/* After every vCPU exists and before the first run (arm64: the vGIC). */
+int cell_arch_vcpus_created(struct cell_vm *vm, char *why, size_t len);
 int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 			size_t len);
 int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,

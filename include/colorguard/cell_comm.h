@@ -45,7 +45,15 @@
  *  1028     4  tsc_khz          runner      x86: the vCPUs' TSC frequency in
  *                                           kHz (KVM_GET_TSC_KHZ); 0: unknown
  *  1032  32*n  results[n]       inmate      name[24] (NUL-terminated) +
- *                                           u64 value
+ *                                           u64 value (n = 95, to 4072)
+ *  4072     8  gic_dist         runner      arm64: guest address of the
+ *                                           vGIC's distributor (GICv3)
+ *  4080     8  gic_redist       runner      arm64: guest address of vCPU 0's
+ *                                           redistributor, vCPU i's at
+ *                                           + i * 128 KiB
+ *  4088     4  gic_version      runner      arm64: 3; 0: no vGIC (x86)
+ *  4092     4  timer_irq        runner      arm64: INTID of the virtual
+ *                                           timer's PPI (27)
  *
  * The inmate checks signature and revision before it uses anything else.
  * The shutdown handshake: the runner writes CELL_REPLY_NONE to
@@ -88,7 +96,7 @@
 #define _COLORGUARD_CELL_COMM_H
 
 #define CELL_COMM_SIGNATURE	"CGCOMM\0"	/* 8 bytes with the NUL */
-#define CELL_COMM_REVISION	3
+#define CELL_COMM_REVISION	4
 #define CELL_COMM_SIZE		4096
 #define CELL_COMM_ARGS_MAX	768		/* with the NUL */
 #define CELL_COMM_NAME_MAX	24		/* result name, with the NUL */
@@ -192,6 +200,10 @@ struct cell_comm {
 	__UINT32_TYPE__ results_count;
 	__UINT32_TYPE__ tsc_khz;
 	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];
+	__UINT64_TYPE__ gic_dist;
+	__UINT64_TYPE__ gic_redist;
+	__UINT32_TYPE__ gic_version;
+	__UINT32_TYPE__ timer_irq;
 };
 
 #endif /* _COLORGUARD_CELL_COMM_H */

@@ -4,9 +4,11 @@
  * samples= ticks (default 1000, at most 32768); per tick the latency is
  * ticks() when the interrupt's handling began minus the deadline it was
  * armed for. vCPU 0 halts between ticks (in the kernel, no exit).
- * timer=oneshot uses the LAPIC's count-down instead of TSC-deadline mode.
+ * timer=oneshot uses the count-down (x86: the LAPIC's, arm64: CNTV_TVAL)
+ * instead of the deadline (TSC-deadline mode, CNTV_CVAL).
  * Results, written once at the end (no exit per sample):
- *   count, period_ns, tsc_khz, mode (1 TSC-deadline, 2 one-shot), x2apic;
+ *   count, period_ns, tick_khz (the rate of ticks(): the TSC, CNTVCT),
+ *   mode (1 deadline, 2 one-shot), x2apic (x86 only);
  *   lat_min_ns, lat_mean_ns, lat_p99_ns, lat_max_ns;
  *   missed: ticks armed when their deadline had passed already (a late
  *   handler; they fire at once, none is dropped);
@@ -14,7 +16,7 @@
  *   last seen was not last + period); early: handled before the deadline
  *   (latency 0; KVM may fire its LAPIC timer up to its timer advance
  *   early), early_max_ns by how much at most;
- *   rate_mhz: ticks per second in mHz, measured with the TSC from the
+ *   rate_mhz: ticks per second in mHz, measured with ticks() from the
  *   first handler to the last;
  *   lat_log2_K: ticks with a latency in [2^K, 2^(K+1)) ns (K 0: < 2 ns).
  */
@@ -22,7 +24,7 @@
 
 #define MAX_SAMPLES	32768
 
-static uint32_t lat[MAX_SAMPLES];	/* TSC ticks, saturated */
+static uint32_t lat[MAX_SAMPLES];	/* ticks(), saturated */
 static volatile uint32_t n;
 static uint32_t want;
 static uint64_t period, prev, first, last, lost, early, early_max;
@@ -107,11 +109,10 @@ int inmate_main(void)
 		inmate_fault(1, 0, 0, 0, "samples= or hz= out of range");
 	arg_str("timer", mode, sizeof(mode));
 	if (timer_init(strncmp(mode, "oneshot", 8) ? 0 : TIMER_ONESHOT))
-		inmate_fault(2, 0, 0, 0, "no local timer (APIC or TSC frequency)");
+		inmate_fault(2, 0, 0, 0, "no local timer (or no tick rate)");
 	period = ns_to_ticks(1000000000ull / hz);
 	iprintf("timer-latency: %u ticks at %llu Hz, %s timer, %s\n", want,
-		(unsigned long long)hz, timer_mode(),
-		apic_x2() ? "x2APIC" : "xAPIC");
+		(unsigned long long)hz, timer_mode(), irq_chip());
 	irq_disable();
 	if (timer_start(1000000000ull / hz, tick))
 		inmate_fault(3, 0, 0, 0, "timer_start failed");
@@ -128,9 +129,11 @@ int inmate_main(void)
 	}
 	result_set("count", n);
 	result_set("period_ns", ticks_to_ns(period));
-	result_set("tsc_khz", comm->tsc_khz);
+	result_set("tick_khz", tick_hz() / 1000);
 	result_set("mode", timer_mode()[0] == 'o' ? 2 : 1);
+#if defined(__x86_64__)
 	result_set("x2apic", apic_x2());
+#endif
 	result_set("lat_min_ns", ticks_to_ns(lat[0]));
 	result_set("lat_mean_ns", sum / want);
 	result_set("lat_p99_ns", ticks_to_ns(lat[(want * 99 + 99) / 100 - 1]));
@@ -140,7 +143,7 @@ int inmate_main(void)
 	result_set("early", early);
 	result_set("early_max_ns", ticks_to_ns(early_max));
 	result_set("rate_mhz", want > 1 && last > first ?
-		   (uint64_t)(want - 1) * 1000000ull * comm->tsc_khz /
+		   (uint64_t)(want - 1) * 1000ull * tick_hz() /
 		   (last - first) : 0);
 	for (k = 0; k < 64; k++) {
 		if (!hist[k])

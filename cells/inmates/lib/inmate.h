@@ -33,6 +33,7 @@ extern char secondary_entry[];	/* arm64: where PSCI starts a vCPU */
 /* Called by the entry code (arch/<arch>/entry.S) on an exception. */
 void x86_fault(uint64_t vec, uint64_t err, uint64_t rip, uint64_t cr2);
 void x86_irq(uint64_t vec);
+void arm64_irq(void);
 void arm64_fault(uint64_t idx, uint64_t esr, uint64_t far, uint64_t elr);
 
 /* The program: return 0 for a clean stop. */
@@ -67,21 +68,34 @@ int bwlock_acquire(uint32_t permille);
 int bwlock_release(void);
 
 /*
- * Interrupts (x86_64; on arm64 every call fails for now). irq_init()
- * enables the calling vCPU's local APIC (x2APIC when CPUID offers it,
- * else xAPIC at 0xfee00000), once per vCPU. Vectors INMATE_IRQ_FIRST ..
- * INMATE_IRQ_FIRST + INMATE_NR_IRQS - 1 take handlers, which run with
- * interrupts off on the interrupted stack; the library sends the EOI when
- * the handler returns. Any other vector is a fault of the cell.
- * wait_for_interrupt() halts until an interrupt has been handled: from
- * interrupts off it enables them for the halt only (sti; hlt; cli), so
- * "irq_disable(); while (!done) wait_for_interrupt();" loses no wakeup.
- * irq_entry_ticks(): ticks() when the current interrupt's handling began.
+ * Interrupts. irq_init() sets up the calling vCPU's interrupt
+ * controller, once per vCPU: x86, its local APIC (x2APIC when CPUID
+ * offers it, else xAPIC at 0xfee00000); arm64, the vGIC (GICv3 at the
+ * comm page's addresses: the distributor on, group 1, affinity routing,
+ * this vCPU's redistributor awake with its private interrupts off, the
+ * system-register CPU interface at priority mask 0xff). Vectors
+ * INMATE_IRQ_FIRST .. INMATE_IRQ_FIRST + INMATE_NR_IRQS - 1 take
+ * handlers (arm64: the PPIs, INTIDs 16-31; irq_set_handler() also
+ * enables, or with NULL disables, that PPI on the calling vCPU), which
+ * run with interrupts off on the interrupted stack; the library ends the
+ * interrupt (EOI) when the handler returns. Any other x86 vector is a
+ * fault of the cell. wait_for_interrupt() halts (hlt, WFI) until an
+ * interrupt has been handled: from interrupts off it enables them for
+ * the halt only, so "irq_disable(); while (!done) wait_for_interrupt();"
+ * loses no wakeup. irq_entry_ticks(): ticks() when the current
+ * interrupt's handling began. irq_chip(): "x2APIC", "xAPIC", "GICv3" or
+ * "none".
  */
+#if defined(__aarch64__)
+#define INMATE_IRQ_FIRST	16
+#define INMATE_NR_IRQS		16
+#define INMATE_TIMER_VECTOR	27	/* the virtual timer's PPI */
+#else
 #define INMATE_IRQ_FIRST	32
 #define INMATE_NR_IRQS		16
 #define INMATE_TIMER_VECTOR	INMATE_IRQ_FIRST
 #define INMATE_SPURIOUS_VECTOR	0xff
+#endif
 
 typedef void (*irq_handler_t)(unsigned int vector);
 
@@ -91,14 +105,18 @@ void irq_enable(void);
 void irq_disable(void);
 void wait_for_interrupt(void);
 uint64_t irq_entry_ticks(void);
+const char *irq_chip(void);
 
 /*
- * The local timer of the calling vCPU, on INMATE_TIMER_VECTOR, in ticks()
- * (x86: the TSC, tick_hz() from the runner's KVM_GET_TSC_KHZ). Mode:
- * TSC-deadline when CPUID offers it, else the LAPIC's one-shot count-down
- * with a divide of 1 and its rate measured against the TSC at
- * timer_init(); TIMER_ONESHOT asks for the count-down anyway. timer_init()
- * calls irq_init(); -1 without a local APIC or a TSC frequency.
+ * The local timer of the calling vCPU, on INMATE_TIMER_VECTOR, in ticks().
+ * x86: the LAPIC timer, ticks are the TSC (tick_hz() from the runner's
+ * KVM_GET_TSC_KHZ); TSC-deadline mode when CPUID offers it, else the
+ * LAPIC's one-shot count-down with a divide of 1 and its rate measured
+ * against the TSC at timer_init(). arm64: the architected virtual timer,
+ * ticks are CNTVCT (tick_hz() is CNTFRQ); a deadline in CNTV_CVAL, or
+ * with TIMER_ONESHOT a count-down in CNTV_TVAL (32 bits: a farther
+ * deadline is reached in steps). TIMER_ONESHOT asks for the count-down.
+ * timer_init() calls irq_init(); -1 without a local timer or a tick rate.
  *
  * timer_start(): periodic, first deadline one period from now; each next
  * deadline is the last one plus the period, armed before fn runs, so the
@@ -116,7 +134,7 @@ int timer_start(uint64_t period_ns, timer_fn_t fn);
 int timer_oneshot(uint64_t deadline, timer_fn_t fn);
 void timer_stop(void);
 uint64_t timer_missed(void);
-/* "tsc-deadline", "one-shot" or "none"; x2APIC or xAPIC. */
+/* "tsc-deadline", "cntv-deadline", "one-shot" or "none"; x86: x2APIC? */
 const char *timer_mode(void);
 int apic_x2(void);
 uint64_t ns_to_ticks(uint64_t ns);
@@ -148,6 +166,19 @@ void *memset(void *s, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
 size_t strlen(const char *s);
 int strncmp(const char *a, const char *b, size_t n);
+
+/*
+ * The timer's arch part (arch/<arch>/irq.c) under its common rules
+ * (timer.c): arch_timer_arm() programs the calling vCPU's timer for a
+ * deadline in ticks() (0 disarms); timer_init() picks the mode and calls
+ * timer_setup(); the interrupt dispatcher calls irq_entered() first.
+ */
+enum { TIMER_MODE_NONE, TIMER_MODE_DEADLINE, TIMER_MODE_ONESHOT };
+void arch_timer_arm(int mode, uint64_t deadline);
+int arch_irqs_enabled(void);
+int timer_setup(int mode);
+int timer_mode_id(void);
+void irq_entered(uint64_t now);
 
 /* Arch part (arch/<arch>/arch.c). */
 void arch_init(void);

@@ -323,6 +323,14 @@ int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 	return lapic_save(vm, v, why, len);
 }
 
+int cell_arch_vcpus_created(struct cell_vm *vm, char *why, size_t len)
+{
+	(void)vm;
+	(void)why;
+	(void)len;
+	return 0;	/* each local APIC came with its vCPU */
+}
+
 /*
  * Write the GDT and the identity map into the pages after the comm page,
  * again at every start: the inmate may have changed them.

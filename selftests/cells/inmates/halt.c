@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test inmate that masks interrupts and halts forever (arm64: wfi with
- * DAIF set): with KVM's in-kernel local APIC the hlt stays in the kernel, so only the runner's
- * kick ends it (the watchdog, SIGTERM, shutdown --force). timer=1 arms a
- * periodic 1 kHz timer first, whose interrupts stay pending.
+ * DAIF set): with KVM's in-kernel irqchip (local APIC, vGIC) the halt
+ * stays in the kernel, so only the runner's kick ends it (the watchdog,
+ * SIGTERM, shutdown --force). timer=1 arms a periodic 1 kHz timer first,
+ * whose interrupt stays pending (arm64: the WFI then returns at once,
+ * again and again, without leaving KVM).
  */
 #include "inmate.h"
 

@@ -114,11 +114,18 @@ secondary_entry:
 	bl	inmate_secondary
 	b	park
 
-/* Any exception is fatal: report it and stop. */
+/*
+ * Any exception is fatal, report it and stop, but an IRQ taken at EL1
+ * on SP_EL1 (vector 5: the inmate runs at EL1h), which goes to irq_entry.
+ */
 	.macro	vec idx
 	.balign	128
+	.if	\idx == 5
+	b	irq_entry
+	.else
 	mov	x0, #\idx
 	b	fault_common
+	.endif
 	.endm
 
 	.balign	2048
@@ -126,6 +133,45 @@ vectors:
 	.irp	i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 	vec	\i
 	.endr
+
+/*
+ * On the interrupted stack, interrupts masked (PSTATE.I set by the
+ * exception): save what a C call may clobber (x0-x18, x29, x30; the
+ * library has no FP/SIMD code) and ELR/SPSR, then arm64_irq().
+ */
+irq_entry:
+	sub	sp, sp, #192
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	stp	x18, x29, [sp, #144]
+	mrs	x0, elr_el1
+	mrs	x1, spsr_el1
+	stp	x30, x0, [sp, #160]
+	str	x1, [sp, #176]
+	bl	arm64_irq
+	ldr	x1, [sp, #176]
+	ldp	x30, x0, [sp, #160]
+	msr	spsr_el1, x1
+	msr	elr_el1, x0
+	ldp	x18, x29, [sp, #144]
+	ldp	x16, x17, [sp, #128]
+	ldp	x14, x15, [sp, #112]
+	ldp	x12, x13, [sp, #96]
+	ldp	x10, x11, [sp, #80]
+	ldp	x8, x9, [sp, #64]
+	ldp	x6, x7, [sp, #48]
+	ldp	x4, x5, [sp, #32]
+	ldp	x2, x3, [sp, #16]
+	ldp	x0, x1, [sp, #0]
+	add	sp, sp, #192
+	eret
 
 /* vCPU 0 reports on the fault stack, a secondary on its own stack. */
 fault_common:

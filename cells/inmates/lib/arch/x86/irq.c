@@ -35,17 +35,10 @@
 
 #define RFLAGS_IF		(1ull << 9)
 
-enum { MODE_NONE, MODE_DEADLINE, MODE_ONESHOT };
-
-/* One vCPU's LAPIC and timer. */
+/* One vCPU's LAPIC. */
 struct lapic {
 	int on, x2;
-	int mode;
 	uint64_t apic_khz;		/* one-shot: count-down rate */
-	uint64_t entry;			/* ticks() at the current interrupt */
-	uint64_t deadline, period;	/* period 0: one-shot */
-	timer_fn_t fn;
-	uint64_t missed;
 };
 
 static struct lapic lapics[INMATE_MAX_CPUS];
@@ -94,22 +87,6 @@ static void apic_write(struct lapic *l, unsigned int reg, uint32_t v)
 		*(volatile uint32_t *)(XAPIC_BASE + reg) = v;
 }
 
-uint64_t ns_to_ticks(uint64_t ns)
-{
-	uint64_t khz = comm->tsc_khz;
-
-	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
-}
-
-uint64_t ticks_to_ns(uint64_t t)
-{
-	uint64_t khz = comm->tsc_khz;
-
-	if (!khz)
-		return 0;
-	return t / khz * 1000000 + t % khz * 1000000 / khz;
-}
-
 int irq_init(void)
 {
 	struct lapic *l = me();
@@ -145,6 +122,13 @@ int apic_x2(void)
 	return me()->x2;
 }
 
+const char *irq_chip(void)
+{
+	struct lapic *l = me();
+
+	return !l->on ? "none" : l->x2 ? "x2APIC" : "xAPIC";
+}
+
 int irq_set_handler(unsigned int vector, irq_handler_t fn)
 {
 	if (vector < INMATE_IRQ_FIRST ||
@@ -165,21 +149,21 @@ void irq_disable(void)
 	asm volatile("cli" ::: "memory");
 }
 
-void wait_for_interrupt(void)
+int arch_irqs_enabled(void)
 {
 	uint64_t fl;
 
 	asm volatile("pushfq; popq %0" : "=r"(fl));
+	return !!(fl & RFLAGS_IF);
+}
+
+void wait_for_interrupt(void)
+{
 	/* sti's one-instruction shadow: no interrupt before the hlt. */
-	if (fl & RFLAGS_IF)
+	if (arch_irqs_enabled())
 		asm volatile("hlt" ::: "memory");
 	else
 		asm volatile("sti; hlt; cli" ::: "memory");
-}
-
-uint64_t irq_entry_ticks(void)
-{
-	return me()->entry;
 }
 
 /* From irq_common: interrupts off, on the interrupted stack. */
@@ -189,7 +173,7 @@ void x86_irq(uint64_t vec)
 	struct lapic *l = me();
 	irq_handler_t fn = NULL;
 
-	l->entry = now;
+	irq_entered(now);
 	if (vec >= INMATE_IRQ_FIRST && vec < INMATE_IRQ_FIRST + INMATE_NR_IRQS)
 		fn = handlers[vec - INMATE_IRQ_FIRST];
 	if (fn)
@@ -197,12 +181,12 @@ void x86_irq(uint64_t vec)
 	apic_write(l, APIC_EOI, 0);
 }
 
-/* Arm the deadline d (ticks()); 0 disarms. */
-static void timer_arm(struct lapic *l, uint64_t d)
+void arch_timer_arm(int mode, uint64_t d)
 {
+	struct lapic *l = me();
 	uint64_t now, count;
 
-	if (l->mode == MODE_DEADLINE) {
+	if (mode == TIMER_MODE_DEADLINE) {
 		wrmsr(MSR_TSC_DEADLINE, d);
 		return;
 	}
@@ -215,32 +199,6 @@ static void timer_arm(struct lapic *l, uint64_t d)
 	if (count > 0xffffffffull)
 		count = 0xffffffffull;	/* early: armed again for the rest */
 	apic_write(l, APIC_TMICT, count ? count : 1);
-}
-
-static void timer_irq(unsigned int vec)
-{
-	struct lapic *l = me();
-	uint64_t d = l->deadline, next;
-	timer_fn_t fn = l->fn;
-
-	(void)vec;
-	if (!fn)
-		return;
-	/* A count-down converted from TSC ticks can end a little early. */
-	if (l->mode == MODE_ONESHOT && l->entry < d) {
-		timer_arm(l, d);
-		return;
-	}
-	if (l->period) {
-		next = d + l->period;
-		l->deadline = next;
-		timer_arm(l, next);
-		if (next <= arch_ticks())
-			l->missed++;
-	} else {
-		l->fn = NULL;
-	}
-	fn(d, l->entry);
 }
 
 /* The count-down's rate against the TSC, over 10 ms. */
@@ -274,76 +232,27 @@ int timer_init(unsigned int flags)
 	if (irq_init() || !comm->tsc_khz)
 		return -1;
 	cpuid1(&ecx, &edx);
-	l->fn = NULL;
-	l->missed = 0;
-	irq_set_handler(INMATE_TIMER_VECTOR, timer_irq);
 	if ((ecx & CPUID_1_ECX_DEADLINE) && !(flags & TIMER_ONESHOT)) {
-		l->mode = MODE_DEADLINE;
+		if (timer_setup(TIMER_MODE_DEADLINE))
+			return -1;
 		apic_write(l, APIC_LVTT, LVTT_TSC_DEADLINE | INMATE_TIMER_VECTOR);
 		/* The SDM: the LVT write before a deadline write, fenced. */
 		asm volatile("mfence" ::: "memory");
 		wrmsr(MSR_TSC_DEADLINE, 0);
 		return 0;
 	}
-	if (calibrate(l))
+	if (calibrate(l) || timer_setup(TIMER_MODE_ONESHOT))
 		return -1;
-	l->mode = MODE_ONESHOT;
 	apic_write(l, APIC_LVTT, INMATE_TIMER_VECTOR);	/* one-shot */
 	return 0;
 }
 
-static int timer_go(uint64_t deadline, uint64_t period, timer_fn_t fn)
-{
-	struct lapic *l = me();
-	uint64_t fl;
-
-	if (l->mode == MODE_NONE || !fn)
-		return -1;
-	asm volatile("pushfq; popq %0; cli" : "=r"(fl) : : "memory");
-	l->deadline = deadline;
-	l->period = period;
-	l->fn = fn;
-	timer_arm(l, deadline);
-	if (fl & RFLAGS_IF)
-		irq_enable();
-	return 0;
-}
-
-int timer_start(uint64_t period_ns, timer_fn_t fn)
-{
-	uint64_t p = ns_to_ticks(period_ns);
-
-	if (!p)
-		return -1;
-	return timer_go(arch_ticks() + p, p, fn);
-}
-
-int timer_oneshot(uint64_t deadline, timer_fn_t fn)
-{
-	return timer_go(deadline ? deadline : 1, 0, fn);
-}
-
-void timer_stop(void)
-{
-	struct lapic *l = me();
-
-	if (l->mode == MODE_NONE)
-		return;
-	l->fn = NULL;
-	timer_arm(l, 0);
-}
-
-uint64_t timer_missed(void)
-{
-	return me()->missed;
-}
-
 const char *timer_mode(void)
 {
-	switch (me()->mode) {
-	case MODE_DEADLINE:
+	switch (timer_mode_id()) {
+	case TIMER_MODE_DEADLINE:
 		return "tsc-deadline";
-	case MODE_ONESHOT:
+	case TIMER_MODE_ONESHOT:
 		return "one-shot";
 	default:
 		return "none";
