@@ -109,8 +109,9 @@ static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
 	} else {
 		strcpy(cell->name, config_setting_get_string(v));
 		cell->name_line = cfg_line(v);
+		/* From the setting: gcc -Wrestrict cannot tell name from label. */
 		snprintf(cell->label, sizeof(cell->label), "cell \"%s\"",
-			 cell->name);
+			 config_setting_get_string(v));
 	}
 
 	cfg_check_keys(c, s, NULL, cell_keys);
