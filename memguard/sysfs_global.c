@@ -79,6 +79,12 @@ static ssize_t mg_status_show(const struct mg_file *file, unsigned int unused,
 			len += sysfs_emit_at(buf, len,
 					     "cpu%u: a counter stalled in %llu periods and was restarted (trace event memguard_stalled)\n",
 					     cpu, READ_ONCE(mc->stats.stalled_periods));
+		/* A late holder thread misses holds: never silently. */
+		if (READ_ONCE(mc->stats.late_boundaries))
+			len += sysfs_emit_at(buf, len,
+					     "cpu%u: %llu of %llu period ends handled more than a period late (its holder thread could not run): holds may have been missed then\n",
+					     cpu, READ_ONCE(mc->stats.late_boundaries),
+					     READ_ONCE(mc->stats.periods));
 		for (s = 0; s < MG_NR_SLOTS; s++) {
 			if (mc->event_err[s])
 				len += sysfs_emit_at(buf, len, "cpu%u: no %s counter: %pe\n",
