@@ -96,23 +96,14 @@ static void read_cell(struct cfg_ctx *c, const config_setting_t *s,
 		return;
 	}
 
+	cfg_get_name(c, s, NULL, "name", cell->name, &cell->name_line);
 	v = config_setting_get_member(s, "name");
-	cfg_field(c, NULL, "name");
-	if (!v) {
-		cg_err(c->d, cell->line, c->label, c->field, "missing");
-	} else if (config_setting_type(v) != CONFIG_TYPE_STRING) {
-		cfg_wrong_type(c, v, "a string");
-	} else if (!cfg_valid_name(config_setting_get_string(v))) {
-		cg_err(c->d, cfg_line(v), c->label, c->field,
-		       "must be 1 to %d characters of A-Z a-z 0-9 _ - .",
-		       CG_NAME_MAX);
-	} else {
-		strcpy(cell->name, config_setting_get_string(v));
-		cell->name_line = cfg_line(v);
+	if (!v)
+		cfg_missing(c, cell->line, NULL, "name");
+	else if (cell->name_line)
 		/* From the setting: gcc -Wrestrict cannot tell name from label. */
 		snprintf(cell->label, sizeof(cell->label), "cell \"%s\"",
 			 config_setting_get_string(v));
-	}
 
 	cfg_check_keys(c, s, NULL, cell_keys);
 
