@@ -156,6 +156,9 @@ KVM_SUITES := $(patsubst selftests/%/needs-kvm,%,$(wildcard selftests/*/needs-kv
 # interference is a userspace scenario over paths they already cover.
 # make check skips more there (CHECK_DEBUG_SKIP).
 DEBUG_SKIP_SUITES ?= interference
+# Suites an RT kernel's boot leaves out (none by default; make check sets
+# CHECK_RT_SKIP).
+RT_SKIP_SUITES ?=
 # Suites that boot with the shared-LLC model (an llc-model file in their
 # folder, see scripts/vm/run) get a boot of their own, on Debian's kernel
 # only: the model slows the guest 2-3.5x and tests QEMU's side, not the
@@ -170,6 +173,7 @@ ICOUNT_SUITES := $(foreach f,$(wildcard selftests/*/icount),$(addprefix \
 	$(patsubst selftests/%/icount,%,$(f))/,$(shell sed 's/\#.*//' $(f))))
 VM_SUITES ?= $(filter bed,$(ALL_VM_SUITES)) $(filter mm-color,$(ALL_VM_SUITES)) \
 	$(filter-out bed mm-color $(KVM_SUITES) $(if $(filter debug,$(KERNEL)),$(DEBUG_SKIP_SUITES)) \
+		$(if $(filter rt newer-rt,$(KERNEL)),$(RT_SKIP_SUITES)) \
 		$(if $(filter-out debian,$(KERNEL)),$(LLC_MODEL_SUITES)),$(ALL_VM_SUITES))
 VM_PLAIN := $(filter-out $(LLC_MODEL_SUITES),$(VM_SUITES))
 VM_LLC := $(filter $(LLC_MODEL_SUITES),$(VM_SUITES))
@@ -237,6 +241,10 @@ CHECK_LLC ?= arm64:debian
 # partitions and IRQ moves, 164 s there) to stay within 40 minutes;
 # check-full runs them.
 CHECK_DEBUG_SKIP ?= interference apply status cellhost
+# The RT boot leaves out interference too: a userspace scenario, whose
+# kernel paths its other suites drive; arm64's boot runs it (44 s on the
+# x86_64 RT kernel).
+CHECK_RT_SKIP ?= interference
 CHECK_PKG ?= check-pkg
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 # The debug kernels are built from source (scripts/debug-kernel/build,
@@ -269,7 +277,7 @@ check:
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:}); \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
 			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k \
-				DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)"; \
+				DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)" RT_SKIP_SUITES="$(CHECK_RT_SKIP)"; \
 	done
 	-@for t in $(if $(KVM_SUITES),$(CHECK_CELLS)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-kvm; \
@@ -297,7 +305,7 @@ check:
 check-full:
 	@$(MAKE) --no-print-directory check CHECK_PKG=check-pkg-full MEMGUARD_STRESS_SECS=60 \
 		CHECK_THOROUGH=1 \
-		CHECK_VM="$(CHECK_FULL_VM)" CHECK_LLC= CHECK_DEBUG_SKIP=interference \
+		CHECK_VM="$(CHECK_FULL_VM)" CHECK_LLC= CHECK_DEBUG_SKIP=interference CHECK_RT_SKIP= \
 		CHECK_CELLS="x86_64:debian arm64:debian x86_64:debug arm64:debug" \
 		CHECK_NEGATIVE="x86_64:debian x86_64:debug arm64:debug"
 
