@@ -103,6 +103,8 @@ struct mg_cpu {
 	bool mispredicted[MG_NR_SLOTS];
 	/* enabled by the thread and not disabled by it since */
 	bool counting[MG_NR_SLOTS];
+	/* local_clock() at the thread's last enable, for a stall's report */
+	u64 enabled_at[MG_NR_SLOTS];
 	/* slots whose overflow the handler saw and the thread not yet */
 	unsigned long fired;
 	/* slots whose overflow may wake the thread from the handler */

@@ -88,28 +88,39 @@ TRACE_EVENT(memguard_period,
 /*
  * An armed counter stalled in a counted period (period.c's
  * mg_check_stall()): it ran running_ns on the PMU (0: not at all) and
- * counted used events while the CPU was idle for idle_ns (-1: unknown);
- * memguard enabled it again.
+ * counted used events in the clock_ns of local_clock() the period took,
+ * while the CPU was idle for idle_ns (-1: unknown); counting says whether
+ * memguard had it enabled, enabled_ns how long before the period's end it
+ * last enabled it. memguard enabled it again.
  */
 TRACE_EVENT(memguard_stalled,
-	    TP_PROTO(unsigned int cpu, u64 period, int slot, u64 used, u64 running_ns, u64 idle_ns),
-	    TP_ARGS(cpu, period, slot, used, running_ns, idle_ns),
+	    TP_PROTO(unsigned int cpu, u64 period, int slot, u64 used, u64 running_ns,
+		     u64 idle_ns, u64 clock_ns, bool counting, u64 enabled_ns),
+	    TP_ARGS(cpu, period, slot, used, running_ns, idle_ns, clock_ns, counting,
+		    enabled_ns),
 	    TP_STRUCT__entry(__field(unsigned int, cpu)
 			     __field(u64, period)
 			     __field(int, slot)
 			     __field(u64, used)
 			     __field(u64, running_ns)
-			     __field(s64, idle_ns)),
+			     __field(s64, idle_ns)
+			     __field(u64, clock_ns)
+			     __field(bool, counting)
+			     __field(u64, enabled_ns)),
 	    TP_fast_assign(__entry->cpu = cpu;
 			   __entry->period = period;
 			   __entry->slot = slot;
 			   __entry->used = used;
 			   __entry->running_ns = running_ns;
-			   __entry->idle_ns = idle_ns == U64_MAX ? -1 : (s64)idle_ns;),
-	    TP_printk("cpu=%u period=%llu slot=%s used=%llu running_ns=%llu idle_ns=%lld",
+			   __entry->idle_ns = idle_ns == U64_MAX ? -1 : (s64)idle_ns;
+			   __entry->clock_ns = clock_ns;
+			   __entry->counting = counting;
+			   __entry->enabled_ns = enabled_ns;),
+	    TP_printk("cpu=%u period=%llu slot=%s used=%llu running_ns=%llu idle_ns=%lld clock_ns=%llu counting=%d enabled_ns=%llu",
 		      __entry->cpu, __entry->period,
 		      __entry->slot ? "write" : "read", __entry->used,
-		      __entry->running_ns, __entry->idle_ns)
+		      __entry->running_ns, __entry->idle_ns, __entry->clock_ns,
+		      __entry->counting, __entry->enabled_ns)
 );
 
 /*

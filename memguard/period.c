@@ -60,6 +60,7 @@ void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
 	if (!mc->counting[s]) {
 		perf_event_enable(ev);
 		mc->counting[s] = true;
+		mc->enabled_at[s] = local_clock();
 	}
 	/* After the move: an overflow before it must not pass for a new one. */
 	WRITE_ONCE(mc->arm_seq[s], mc->arm_seq[s] + 1);
@@ -235,7 +236,9 @@ static void mg_check_stall(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
 		    (used[s] || !busy || monitor || allowance[s] == MG_UNLIMITED))
 			continue;
 		trace_memguard_stalled(mc->cpu, mc->period_no, s, used[s],
-				       ran[s], e->idle_ns);
+				       ran[s], e->idle_ns, e->clock_ns,
+				       mc->counting[s],
+				       mc->clock_base - mc->enabled_at[s]);
 		perf_event_enable(mc->event[s]);
 		stalled = true;
 	}
