@@ -250,6 +250,10 @@ CHECK_DEBUG_SKIP ?= interference apply status cellhost
 # which the debug boot runs under the sanitizers); 50 s in all.
 CHECK_RT_SKIP ?= interference apply status writes
 CHECK_PKG ?= check-pkg
+# A boot's step builds what it needs first (guest programs, modules,
+# plugin) with one job a core: the arm64 guest programs alone take 65 s
+# on one. The boot itself is one job.
+VM_BUILD_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(HOST_JOBS))
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 # The debug kernels are built from source (scripts/debug-kernel/build,
 # 10-13 minutes on 2 cores). make check starts their builds at nice 19
@@ -280,28 +284,28 @@ check:
 	-@for t in $(CHECK_VM); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:}); \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k \
+			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k \
 				DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)" RT_SKIP_SUITES="$(CHECK_RT_SKIP)"; \
 	done
 	-@for t in $(if $(KVM_SUITES),$(CHECK_CELLS)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-kvm; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
+			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
 	done
 	-@for t in $(if $(ICOUNT_SUITES),$(CHECK_ICOUNT)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-icount; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(ICOUNT_SUITES)"; \
+			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(ICOUNT_SUITES)"; \
 	done
 	-@for t in $(if $(LLC_MODEL_SUITES),$(CHECK_LLC)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-llc; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(LLC_MODEL_SUITES)"; \
+			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(LLC_MODEL_SUITES)"; \
 	done
 	-@for t in $(CHECK_NEGATIVE); do \
 		a=$${t%:*} k=$${t#*:}; \
 		scripts/tap-run --step check-negative-$$a-$$k --prefix negative- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory check-negative ARCH=$$a KERNEL=$$k; \
+			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-negative ARCH=$$a KERNEL=$$k; \
 	done
 	@echo "# make check: $$(($$(date +%s) - $$(cat $(BUILD)/check-start))) s"
 	@scripts/tap-summary $(RESULTS)
