@@ -2,17 +2,20 @@
 /*
  * Test-bed module: proves that modules build, load and unload on every
  * guest architecture, and plants a bug on request so that the VM runner's
- * detectors (kernel log splats, KASAN, kmemleak) can be shown to work.
+ * detectors (kernel log splats, KASAN, kmemleak, the soft lockup panic)
+ * can be shown to work.
  */
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 static char *plant = "none";
 module_param(plant, charp, 0444);
-MODULE_PARM_DESC(plant, "bug to plant at load: none, warn, uaf or leak");
+MODULE_PARM_DESC(plant, "bug to plant at load: none, warn, uaf, leak or lockup");
 
 static int plant_use_after_free(void)
 {
@@ -51,6 +54,23 @@ static int plant_leak(void)
 	return 0;
 }
 
+/*
+ * 40 s on the CPU with preemption off: twice the soft lockup threshold,
+ * so the watchdog reports it (and the test bed's guest panics) while
+ * insmod still waits.
+ */
+#define CG_BED_LOCKUP_MS	40000
+
+static noinline void plant_lockup(void)
+{
+	unsigned int ms;
+
+	preempt_disable();
+	for (ms = 0; ms < CG_BED_LOCKUP_MS; ms++)
+		mdelay(1);
+	preempt_enable();
+}
+
 static int __init cg_bed_test_init(void)
 {
 	int err = 0;
@@ -61,6 +81,8 @@ static int __init cg_bed_test_init(void)
 		err = plant_use_after_free();
 	else if (!strcmp(plant, "leak"))
 		err = plant_leak();
+	else if (!strcmp(plant, "lockup"))
+		plant_lockup();
 	else if (strcmp(plant, "none"))
 		return -EINVAL;
 	if (err)
