@@ -102,9 +102,10 @@ KSRC := Kbuild include hv-color mm-color memguard selftests/modules
 KCONFIG_PARTS := \
 	$(if $(wildcard mm-color/Kbuild),CONFIG_MM_COLOR=m) \
 	$(if $(wildcard memguard/Kbuild),CONFIG_MEMGUARD=m)
-# Kbuild compiles the module objects in parallel: under a make -j the
-# jobserver decides, otherwise one job per core.
-KBUILD_JOBS := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
+# Builds run in parallel (Kbuild's module objects, the host programs,
+# what a boot needs): under a make -j its jobserver decides, otherwise one
+# job per core.
+BUILD_JOBS := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 # The kernel is fetched first; KDIR (from scripts/kernel unless given) is
 # read in a second make, once the kernel is there.
 modules:
@@ -115,7 +116,7 @@ modules:
 modules-build:
 	@mkdir -p $(KMOD)/selftests
 	@for d in $(KSRC); do [ -e $$d ] && cp -a --parents -u $$d $(KMOD)/ || true; done
-	$(MAKE) $(KBUILD_JOBS) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
+	$(MAKE) $(BUILD_JOBS) -C $(KDIR) M=$(KMOD) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
 		$(KCONFIG_PARTS) modules
 	@mkdir -p $(MODDIR)
 	@find $(KMOD) -name '*.ko' -exec cp -u {} $(MODDIR)/ \;
@@ -131,7 +132,7 @@ host: $(HOST_ALL) $(HOST_TAP_TESTS)
 # build goes first, one job a core as well (134 s serial, 65 s on two).
 HOST_JOBS ?= $(shell nproc)
 check-host:
-	@$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(HOST_JOBS)) host
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) host
 	@mkdir -p $(RESULTS)
 	@scripts/tap-run-parallel --jobs $(HOST_JOBS) --prefix host- --out $(RESULTS) -- \
 		$(HOST_TAP_TESTS)
@@ -251,9 +252,8 @@ CHECK_DEBUG_SKIP ?= interference apply status cellhost
 CHECK_RT_SKIP ?= interference apply status writes
 CHECK_PKG ?= check-pkg
 # A boot's step builds what it needs first (guest programs, modules,
-# plugin) with one job a core: the arm64 guest programs alone take 65 s
-# on one. The boot itself is one job.
-VM_BUILD_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(HOST_JOBS))
+# plugin) with BUILD_JOBS: the arm64 guest programs alone take 65 s on
+# one core. The boot itself is one job.
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 # The debug kernels are built from source (scripts/debug-kernel/build,
 # 10-13 minutes on 2 cores). make check starts their builds at nice 19
@@ -284,28 +284,28 @@ check:
 	-@for t in $(CHECK_VM); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:}); \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k \
+			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k \
 				DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)" RT_SKIP_SUITES="$(CHECK_RT_SKIP)"; \
 	done
 	-@for t in $(if $(KVM_SUITES),$(CHECK_CELLS)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-kvm; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
+			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
 	done
 	-@for t in $(if $(ICOUNT_SUITES),$(CHECK_ICOUNT)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-icount; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(ICOUNT_SUITES)"; \
+			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(ICOUNT_SUITES)"; \
 	done
 	-@for t in $(if $(LLC_MODEL_SUITES),$(CHECK_LLC)); do \
 		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-llc; \
 		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(LLC_MODEL_SUITES)"; \
+			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(LLC_MODEL_SUITES)"; \
 	done
 	-@for t in $(CHECK_NEGATIVE); do \
 		a=$${t%:*} k=$${t#*:}; \
 		scripts/tap-run --step check-negative-$$a-$$k --prefix negative- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(VM_BUILD_JOBS) check-negative ARCH=$$a KERNEL=$$k; \
+			$(MAKE) --no-print-directory $(BUILD_JOBS) check-negative ARCH=$$a KERNEL=$$k; \
 	done
 	@echo "# make check: $$(($$(date +%s) - $$(cat $(BUILD)/check-start))) s"
 	@scripts/tap-summary $(RESULTS)

@@ -166,6 +166,6 @@ check-pkg check-pkg-full check-pkg-quick:
 	@scripts/install-deps pkg
 	@mkdir -p $(RESULTS)
 	@scripts/tap-run --name pkg --out $(RESULTS) -- $(PKG_TEST) < /dev/null
-	@$(MAKE) --no-print-directory $(VM_BUILD_JOBS) guest guest-tools ARCH=x86_64 KERNEL=debian > /dev/null
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) guest guest-tools ARCH=x86_64 KERNEL=debian > /dev/null
 	@scripts/vm/run --arch x86_64 --kernel debian --modules $(PKG_MODULES) --label pkg \
 		--results $(RESULTS) $(PKG_VM_SUITES)
