@@ -148,24 +148,32 @@ $(GUEST)/status/colorguard.service: packaging/systemd/colorguard.service
 	cp $< $@
 guest-tools: $(GUEST)/status/colorguard.service
 
-# make check runs check-pkg: packaging/test/run (the packages built,
-# lintian, man pages, then installed into a fresh Debian 12 root: DKMS
-# for 6.1 and 6.12, dpkg -L against the install page, systemd-analyze verify,
-# purge; about 3.5 minutes with the .debs cached), then one VM boot of the
+# make check runs check-pkg in two parts: check-pkg-install
+# (packaging/test/run: the packages built, lintian, man pages, then
+# installed into a fresh Debian 12 root: DKMS for 6.1 and 6.12, dpkg -L
+# against the install page, systemd-analyze verify, purge; about 3.5
+# minutes with the .debs cached, mostly downloads, dpkg and DKMS), in the
+# background beside the VM boots, then check-pkg-vm: one VM boot of the
 # apply and status suites on the 6.1 modules DKMS built there.
 # check-pkg-full (make check-full) adds the 6.1 PREEMPT_RT headers.
 # check-pkg-quick: no root, no chroot (packaging/test/quick: DKMS on
 # private trees), for a quick look while working on the packaging.
 PKG_VM_SUITES := apply status
-check-pkg: PKG_TEST := packaging/test/run
-check-pkg check-pkg-full: PKG_MODULES := $(BUILD)/pkg-test/modules-x86_64
-check-pkg-full: PKG_TEST := packaging/test/run --full
-check-pkg-quick: PKG_TEST := packaging/test/quick
-check-pkg-quick: PKG_MODULES := $(BUILD)/pkg-check/modules-x86_64
+check-pkg-install: PKG_TEST := packaging/test/run
+check-pkg-full-install: PKG_TEST := packaging/test/run --full
+check-pkg-quick-install: PKG_TEST := packaging/test/quick
+check-pkg-vm check-pkg-full-vm: PKG_MODULES := $(BUILD)/pkg-test/modules-x86_64
+check-pkg-quick-vm: PKG_MODULES := $(BUILD)/pkg-check/modules-x86_64
+.PHONY: check-pkg-install check-pkg-full-install check-pkg-quick-install \
+	check-pkg-vm check-pkg-full-vm check-pkg-quick-vm
 check-pkg check-pkg-full check-pkg-quick:
+	@$(MAKE) --no-print-directory $@-install
+	@$(MAKE) --no-print-directory $@-vm
+check-pkg-install check-pkg-full-install check-pkg-quick-install:
 	@scripts/install-deps pkg
 	@mkdir -p $(RESULTS)
 	@scripts/tap-run --name pkg --out $(RESULTS) -- $(PKG_TEST) < /dev/null
+check-pkg-vm check-pkg-full-vm check-pkg-quick-vm:
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) guest guest-tools ARCH=x86_64 KERNEL=debian > /dev/null
 	@scripts/vm/run --arch x86_64 --kernel debian --modules $(PKG_MODULES) --label pkg \
 		--results $(RESULTS) $(PKG_VM_SUITES)
