@@ -108,9 +108,11 @@ KCONFIG_PARTS := \
 BUILD_JOBS := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc))
 # The kernel is fetched first; KDIR (from scripts/kernel unless given) is
 # read in a second make, once the kernel is there.
+# One build of a target's modules at a time: make check's boots beside
+# the debug kernel's (check-side-boots) may want the same ones.
 modules:
 	@$(if $(filter command line,$(origin KDIR)),,scripts/kernel $(ARCH) $(KERNEL) fetch)
-	@$(MAKE) --no-print-directory modules-build
+	@mkdir -p $(KMOD) && flock $(KMOD)/.build-lock $(MAKE) --no-print-directory modules-build
 
 .PHONY: modules-build
 modules-build:
@@ -255,58 +257,83 @@ CHECK_PKG ?= check-pkg
 # plugin) with BUILD_JOBS: the arm64 guest programs alone take 65 s on
 # one core. The boot itself is one job.
 CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
-# The debug kernels are built from source (scripts/debug-kernel/build,
-# 10-13 minutes on 2 cores). make check starts their builds at nice 19
-# right after install-deps, so that they use the CPU the host tests and
-# the package test leave idle (downloads, dpkg, debootstrap) instead of
-# adding all their time in the debug step, which then waits for them
-# (the build's lock). At nice 19 a build takes little from a VM boot's
-# TCG threads, so the boots' timing stays as it was.
+# Work that needs little CPU time of its own, or can wait for idle CPU,
+# runs in the background at nice 19 beside the VM boots, which leave about
+# one core of two idle (scripts/background-step): first the debug kernels'
+# builds (scripts/debug-kernel/build, 10-13 minutes on 2 cores), then the
+# packages' install test (check-pkg-install: downloads, dpkg, debootstrap
+# and DKMS, 3-5 minutes). The boots on the debug kernels come last, so that
+# their build has the most time to finish (a boot waits for it on the
+# build's lock), and the check-pkg step at the end collects the install
+# test's output and boots the modules DKMS built. At nice 19 the
+# background takes little from a boot's TCG threads.
 CHECK_DEBUG_ARCHES = $(sort $(patsubst %:debug,%,$(filter %:debug,\
 	$(CHECK_VM) $(CHECK_CELLS) $(CHECK_NEGATIVE))))
+check-background:
+	@$(foreach a,$(CHECK_DEBUG_ARCHES),scripts/debug-kernel/build $(a) \
+		> $(BUILD)/debug-kernel-$(a).log 2>&1 & ) wait
+	@$(if $(CHECK_PKG),scripts/tap-run --step $(CHECK_PKG)-install --prefix pkg \
+		--out $(RESULTS) -- $(MAKE) --no-print-directory $(CHECK_PKG)-install)
+
+# Step names: check-vm-<arch>[-<kernel>][-kvm|-icount|-llc], kernel
+# omitted for Debian's; check-negative-<arch>-<kernel>.
+vm_arch = $(word 1,$(subst :, ,$(1)))
+vm_kernel = $(word 2,$(subst :, ,$(1)))
+check_step_name = $(vm_arch)$(if $(filter-out debian,$(vm_kernel)),-$(vm_kernel))$(2)
+# $(call check_boot,ARCH:KERNEL,SUFFIX,TARGET AND ARGUMENTS): one boot's
+# step, as a shell command.
+check_boot = scripts/tap-run --step check-$(if $(filter check-negative,$(firstword $(3))),negative-$(vm_arch)-$(vm_kernel),vm-$(check_step_name)) \
+	--prefix $(if $(filter check-negative,$(firstword $(3))),negative-,$(check_step_name)-) \
+	--out $(RESULTS) -- $(MAKE) --no-print-directory $(BUILD_JOBS) $(3) \
+	ARCH=$(vm_arch) KERNEL=$(vm_kernel);
+check_vm_boots = $(foreach t,$(1),$(call check_boot,$(t),,check-vm \
+	DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)" RT_SKIP_SUITES="$(CHECK_RT_SKIP)"))
+check_kvm_boots = $(foreach t,$(if $(KVM_SUITES),$(1)),$(call check_boot,$(t),-kvm,check-vm \
+	VM_SUITES="$(KVM_SUITES)"))
+check_icount_boots = $(foreach t,$(if $(ICOUNT_SUITES),$(1)),$(call check_boot,$(t),-icount,check-vm \
+	VM_SUITES="$(ICOUNT_SUITES)"))
+check_llc_boots = $(foreach t,$(if $(LLC_MODEL_SUITES),$(1)),$(call check_boot,$(t),-llc,check-vm \
+	VM_SUITES="$(LLC_MODEL_SUITES)"))
+check_negative_boots = $(foreach t,$(1),$(call check_boot,$(t),,check-negative))
+# The boots whose results a busy host cannot change run beside the debug
+# kernel's every-suite boot, which checks no timing (its sanitizers would
+# make timing bounds meaningless): the deterministic ones (-icount, guest
+# time is the instructions the guest ran: memguard's accuracy and arm64's
+# LLC model) and the planted bugs, which only have to be reported. The
+# boots that check timing run alone, before them.
+not_debug = $(filter-out %:debug,$(1))
+only_debug = $(filter %:debug,$(1))
+CHECK_SIDE_LLC = $(filter arm64:%,$(CHECK_LLC))
+check-side-boots:
+	-@$(call check_icount_boots,$(CHECK_ICOUNT)) $(call check_llc_boots,$(CHECK_SIDE_LLC)) \
+		$(call check_negative_boots,$(CHECK_NEGATIVE)) true
+
 check:
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS) && date +%s > $(BUILD)/check-start
 	@scripts/provenance "make check" $(sort $(CHECK_VM) $(CHECK_CELLS) $(CHECK_ICOUNT) \
 		$(CHECK_LLC) $(CHECK_NEGATIVE)) > $(RESULTS)/provenance.txt
 	@scripts/tap-run --step install-deps --prefix deps- --out $(RESULTS) -- \
 		scripts/install-deps all
-	@$(foreach a,$(CHECK_DEBUG_ARCHES),scripts/install-deps debug && \
-		{ nice -n 19 scripts/debug-kernel/build $(a) \
-			> $(BUILD)/debug-kernel-$(a).log 2>&1 & };)
+	@$(if $(CHECK_DEBUG_ARCHES),scripts/install-deps debug)
+	@scripts/background-step start check-background $(BUILD) -- \
+		$(MAKE) --no-print-directory check-background
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
 	-@scripts/tap-run --step check-docs --prefix docs --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-docs
 	-@scripts/tap-run --step check-build-newer --prefix build-newer --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-build-newer
-	-@scripts/tap-run --step check-pkg --prefix pkg --out $(RESULTS) -- \
-		$(MAKE) --no-print-directory $(CHECK_PKG)
-	-@for t in $(CHECK_VM); do \
-		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:}); \
-		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k \
-				DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)" RT_SKIP_SUITES="$(CHECK_RT_SKIP)"; \
-	done
-	-@for t in $(if $(KVM_SUITES),$(CHECK_CELLS)); do \
-		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-kvm; \
-		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(KVM_SUITES)"; \
-	done
-	-@for t in $(if $(ICOUNT_SUITES),$(CHECK_ICOUNT)); do \
-		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-icount; \
-		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(ICOUNT_SUITES)"; \
-	done
-	-@for t in $(if $(LLC_MODEL_SUITES),$(CHECK_LLC)); do \
-		a=$${t%:*} k=$${t#*:} p=$${t%:*}$$([ $${t#*:} != debian ] && echo -$${t#*:})-llc; \
-		scripts/tap-run --step check-vm-$$p --prefix $$p- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(BUILD_JOBS) check-vm ARCH=$$a KERNEL=$$k VM_SUITES="$(LLC_MODEL_SUITES)"; \
-	done
-	-@for t in $(CHECK_NEGATIVE); do \
-		a=$${t%:*} k=$${t#*:}; \
-		scripts/tap-run --step check-negative-$$a-$$k --prefix negative- --out $(RESULTS) -- \
-			$(MAKE) --no-print-directory $(BUILD_JOBS) check-negative ARCH=$$a KERNEL=$$k; \
-	done
+	-@$(call check_vm_boots,$(call not_debug,$(CHECK_VM))) \
+		$(call check_kvm_boots,$(call not_debug,$(CHECK_CELLS))) \
+		$(call check_llc_boots,$(filter-out $(CHECK_SIDE_LLC),$(CHECK_LLC))) true
+	@scripts/background-step start --nice 0 check-side-boots $(BUILD) -- \
+		$(MAKE) --no-print-directory check-side-boots
+	-@$(call check_vm_boots,$(call only_debug,$(CHECK_VM))) true
+	-@scripts/background-step wait check-side-boots $(BUILD)
+	-@$(call check_kvm_boots,$(call only_debug,$(CHECK_CELLS))) true
+	-@scripts/tap-run --step $(or $(CHECK_PKG),background) --prefix pkg --out $(RESULTS) -- \
+		sh -c 'scripts/background-step wait check-background $(BUILD) \
+			$(if $(CHECK_PKG),&& $(MAKE) --no-print-directory $(CHECK_PKG)-vm)'
 	@echo "# make check: $$(($$(date +%s) - $$(cat $(BUILD)/check-start))) s"
 	@scripts/tap-summary $(RESULTS)
 
