@@ -14,42 +14,6 @@
 
 #define LINE	64
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-/* Sattolo's shuffle: one cycle through every line of buf. */
-static void build_chase(uintptr_t *buf, size_t lines)
-{
-	const size_t step = LINE / sizeof(uintptr_t);
-	size_t i;
-
-	for (i = 0; i < lines; i++)
-		buf[i * step] = i;
-	for (i = lines - 1; i > 0; i--) {
-		size_t j = (size_t)(next_rand() % i);
-		uintptr_t t = buf[i * step];
-
-		buf[i * step] = buf[j * step];
-		buf[j * step] = t;
-	}
-	for (i = 0; i < lines; i++)
-		buf[i * step] = (uintptr_t)&buf[buf[i * step] * step];
-}
-
-static uintptr_t chase(uintptr_t *p, uint64_t n)
-{
-	while (n--)
-		p = (uintptr_t *)*p;
-	return (uintptr_t)p;
-}
-
 int inmate_main(void)
 {
 	uint64_t ws = arg_u64("ws", 256 << 10);
@@ -62,7 +26,6 @@ int inmate_main(void)
 	uint64_t r, t0, t1, sum = 0, sink = 0;
 	volatile uint64_t *s;
 	uintptr_t *buf;
-	size_t i;
 
 	if (ws < LINE * 2 || stream < LINE || rounds == 0 ||
 	    (uint64_t)heap + ws + stream > end) {
@@ -75,12 +38,12 @@ int inmate_main(void)
 	accesses = lines * 4;
 	buf = (uintptr_t *)heap;
 	s = (volatile uint64_t *)(uintptr_t)(heap + ws);
-	build_chase(buf, lines);
+	chase_build(buf, lines);
 	iprintf("critbench: chase %llu KiB (%llu lines), stream %llu KiB, %llu rounds, counter %s\n",
 		(unsigned long long)(ws >> 10), (unsigned long long)lines,
 		(unsigned long long)(stream >> 10), (unsigned long long)rounds,
 		cycles_name());
-	sink += chase(buf, lines);		/* warm up */
+	sink += chase_run(buf, lines);		/* warm up */
 	if (bwlock) {
 		int st = bwlock_acquire(bwlock);
 
@@ -93,15 +56,12 @@ int inmate_main(void)
 	}
 	for (r = 0; r < rounds; r++) {
 		t0 = cycles();
-		sink += chase(buf, accesses);
+		sink += chase_run(buf, accesses);
 		t1 = cycles();
 		if (t1 - t0 < best_chase)
 			best_chase = t1 - t0;
 		t0 = cycles();
-		for (i = 0; i < stream / 8; i += LINE / 8) {
-			sum += s[i];
-			s[i] = sum;
-		}
+		sum = stream_rw(s, stream, sum);
 		t1 = cycles();
 		if (t1 - t0 < best_stream)
 			best_stream = t1 - t0;

@@ -140,6 +140,49 @@ int apic_x2(void);
 uint64_t ns_to_ticks(uint64_t ns);
 uint64_t ticks_to_ns(uint64_t t);
 
+/*
+ * A periodic task (periodic.c) on the calling vCPU's timer: job(n, arg)
+ * runs once per period_ns, jobs times, released at each tick's deadline,
+ * with interrupts off; the vCPU halts between jobs. A job that ends after
+ * its release plus deadline_ns (0: the period) is a miss; a release that
+ * comes while a job runs waits its turn, none is dropped. Times are in
+ * ticks(): latency is release to start, exec start to end (its maximum
+ * the observed WCET), response release to end. periodic_run() returns -1
+ * when the timer cannot start;
+ * periodic_report() writes the results (names in the inmates reference).
+ */
+struct periodic_task {
+	uint64_t period_ns;
+	uint64_t deadline_ns;
+	uint32_t jobs;
+	void (*job)(uint32_t n, void *arg);
+	void *arg;
+};
+
+struct periodic_span {
+	uint64_t min, max, sum;		/* ticks() */
+};
+
+struct periodic_stats {
+	uint64_t period_ns, deadline_ns;
+	uint32_t jobs, misses, early;
+	struct periodic_span latency, exec, response;
+	uint64_t first_release, last_release;	/* ticks() */
+	uint64_t first_start, last_start;
+};
+
+int periodic_run(const struct periodic_task *t, struct periodic_stats *st);
+void periodic_report(const struct periodic_stats *st);
+
+/*
+ * The critical workload's parts (workload.c): chase_build() links every
+ * 64-byte line of buf into one random cycle, chase_run() follows it n
+ * steps; stream_rw() reads and writes one word per line of bytes.
+ */
+void chase_build(uintptr_t *buf, size_t lines);
+uintptr_t chase_run(uintptr_t *p, uint64_t n);
+uint64_t stream_rw(volatile uint64_t *s, uint64_t bytes, uint64_t sum);
+
 /* Counters. cycles(): arm64 PMCCNTR (CNTVCT without a PMU), x86 rdtsc. */
 uint64_t cycles(void);
 uint64_t ticks(void);		/* arm64 CNTVCT, x86 rdtsc */

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rt-task: a periodic real-time task whose job is the critical workload
+ * (periodic.c, workload.c): each period (period_us=, default 1000) for
+ * jobs= jobs (default 1000) it chases accesses= steps (default: every
+ * line once) through a random cycle over ws= bytes (default 64K: a share
+ * of the LLC), then streams over stream= bytes (default 16K). spin_us=
+ * adds that much busy time to each job (an overrun on purpose). Results,
+ * written once at the end (no exit per job): jobs, period_ns,
+ * deadline_ns (the period), misses (jobs that ended after it), early;
+ * release-to-start latency lat_min_ns, lat_mean_ns, lat_max_ns;
+ * execution exec_min_ns, exec_mean_ns and wcet_ns (the longest seen);
+ * response (release to end) resp_min_ns, resp_mean_ns, resp_max_ns and
+ * jitter_ns (max - min); rate_mhz (jobs started per second, by the
+ * inmate's clock); ws_bytes, stream_bytes, chase_accesses.
+ */
+#include "inmate.h"
+
+#define LINE	64
+
+struct rt_job {
+	uintptr_t *chase;
+	volatile uint64_t *stream;
+	uint64_t accesses, stream_bytes, spin_ticks, sink;
+};
+
+static void rt_job(uint32_t n, void *arg)
+{
+	struct rt_job *j = arg;
+	uint64_t start = ticks();
+
+	(void)n;
+	j->sink += chase_run(j->chase, j->accesses);
+	j->sink = stream_rw(j->stream, j->stream_bytes, j->sink);
+	while (j->spin_ticks && ticks() - start < j->spin_ticks)
+		;
+}
+
+int inmate_main(void)
+{
+	uint64_t period_us = arg_u64("period_us", 1000);
+	uint64_t jobs = arg_u64("jobs", 1000);
+	uint64_t ws = arg_u64("ws", 64 << 10);
+	uint64_t stream = arg_u64("stream", 16 << 10);
+	uint64_t spin_us = arg_u64("spin_us", 0);
+	uintptr_t heap = (uintptr_t)__image_end;
+	uint64_t end = comm->ram_base + comm->ram_size;
+	struct rt_job j = { 0 };
+	struct periodic_task t = { 0 };
+	struct periodic_stats st;
+
+	if (!period_us || period_us > 10000000 || !jobs || jobs > 1000000 ||
+	    ws < LINE * 2 || stream < LINE || spin_us > 10000000)
+		inmate_fault(1, 0, 0, 0, "period_us, jobs, ws, stream or spin_us out of range");
+	if ((uint64_t)heap + ws + stream > end)
+		inmate_fault(1, 0, 0, 0, "ws + stream do not fit the RAM above the image");
+	if (timer_init(0))
+		inmate_fault(2, 0, 0, 0, "no local timer (or no tick rate)");
+	j.chase = (uintptr_t *)heap;
+	j.stream = (volatile uint64_t *)(heap + ws);
+	j.accesses = arg_u64("accesses", ws / LINE);
+	j.stream_bytes = stream;
+	j.spin_ticks = ns_to_ticks(spin_us * 1000);
+	chase_build(j.chase, ws / LINE);
+	j.sink += chase_run(j.chase, ws / LINE);	/* warm up */
+	iprintf("rt-task: %llu jobs every %llu us, chase %llu KiB x %llu, stream %llu KiB, %s timer, %s\n",
+		(unsigned long long)jobs, (unsigned long long)period_us,
+		(unsigned long long)(ws >> 10), (unsigned long long)j.accesses,
+		(unsigned long long)(stream >> 10), timer_mode(), irq_chip());
+	t.period_ns = period_us * 1000;
+	t.jobs = jobs;
+	t.job = rt_job;
+	t.arg = &j;
+	if (periodic_run(&t, &st))
+		inmate_fault(3, 0, 0, 0, "the periodic timer did not start");
+	periodic_report(&st);
+	result_set("ws_bytes", ws);
+	result_set("stream_bytes", stream);
+	result_set("chase_accesses", j.accesses);
+	result_set("sink", j.sink & 1);
+	return 0;
+}
