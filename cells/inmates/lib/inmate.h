@@ -178,7 +178,10 @@ void periodic_report(const struct periodic_stats *st);
  * The critical workload's parts (workload.c): chase_build() links every
  * 64-byte line of buf into one random cycle, chase_run() follows it n
  * steps; stream_rw() reads and writes one word per line of bytes.
+ * inmate_rand(): xorshift64 from a fixed seed, the same sequence every
+ * run (shared by every caller in the inmate).
  */
+uint64_t inmate_rand(void);
 void chase_build(uintptr_t *buf, size_t lines);
 uintptr_t chase_run(uintptr_t *p, uint64_t n);
 uint64_t stream_rw(volatile uint64_t *s, uint64_t bytes, uint64_t sum);

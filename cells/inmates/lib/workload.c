@@ -3,7 +3,8 @@
  * The critical workload's parts, shared by the demos that run it
  * (critbench, rt-task): a pointer chase through cache lines in a random
  * cyclic order, which defeats the prefetchers and so measures the cache
- * hierarchy, and a read-modify-write stream over whole lines.
+ * hierarchy, and a read-modify-write stream over whole lines; and the
+ * pseudo-random numbers of the chase and the test inmates.
  */
 #include "inmate.h"
 
@@ -11,7 +12,8 @@
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-static uint64_t next_rand(void)
+/* xorshift64: the same sequence every run, a reproducible workload. */
+uint64_t inmate_rand(void)
 {
 	rng ^= rng << 13;
 	rng ^= rng >> 7;
@@ -28,7 +30,7 @@ void chase_build(uintptr_t *buf, size_t lines)
 	for (i = 0; i < lines; i++)
 		buf[i * step] = i;
 	for (i = lines - 1; i > 0; i--) {
-		size_t j = (size_t)(next_rand() % i);
+		size_t j = (size_t)(inmate_rand() % i);
 		uintptr_t t = buf[i * step];
 
 		buf[i * step] = buf[j * step];

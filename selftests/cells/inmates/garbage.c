@@ -8,16 +8,6 @@
  */
 #include "inmate.h"
 
-static uint64_t rnd = 0x9e3779b97f4a7c15ull;
-
-static uint8_t next(void)
-{
-	rnd ^= rnd << 13;
-	rnd ^= rnd >> 7;
-	rnd ^= rnd << 17;
-	return rnd;
-}
-
 int inmate_main(void)
 {
 	volatile uint8_t *page = (volatile uint8_t *)comm;
@@ -27,7 +17,7 @@ int inmate_main(void)
 
 	arg_str("what", what, sizeof(what));	/* before the args go */
 	for (i = 0; i < CELL_COMM_SIZE; i++)
-		page[i] = next() | 0x80;
+		page[i] = (uint8_t)inmate_rand() | 0x80;
 	for (i = 0; i < sizeof(comm->fault_reason); i++)
 		comm->fault_reason[i] = evil[i % (sizeof(evil) - 1)];
 	for (i = 0; i < CELL_COMM_RESULTS_MAX; i++) {
