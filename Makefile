@@ -280,21 +280,23 @@ check-background:
 vm_arch = $(word 1,$(subst :, ,$(1)))
 vm_kernel = $(word 2,$(subst :, ,$(1)))
 check_step_name = $(vm_arch)$(if $(filter-out debian,$(vm_kernel)),-$(vm_kernel))$(2)
-# $(call check_boot,ARCH:KERNEL,SUFFIX,TARGET AND ARGUMENTS): one boot's
+# $(call check_boot,ARCH:KERNEL,SUFFIX,ARGUMENTS): one boot's check-vm
 # step, as a shell command.
-check_boot = scripts/tap-run --step check-$(if $(filter check-negative,$(firstword $(3))),negative-$(vm_arch)-$(vm_kernel),vm-$(check_step_name)) \
-	--prefix $(if $(filter check-negative,$(firstword $(3))),negative-,$(check_step_name)-) \
-	--out $(RESULTS) -- $(MAKE) --no-print-directory $(BUILD_JOBS) $(3) \
+check_boot = scripts/tap-run --step check-vm-$(check_step_name) --prefix $(check_step_name)- \
+	--out $(RESULTS) -- $(MAKE) --no-print-directory $(BUILD_JOBS) check-vm $(3) \
 	ARCH=$(vm_arch) KERNEL=$(vm_kernel);
-check_vm_boots = $(foreach t,$(1),$(call check_boot,$(t),,check-vm \
+check_vm_boots = $(foreach t,$(1),$(call check_boot,$(t),, \
 	DEBUG_SKIP_SUITES="$(CHECK_DEBUG_SKIP)" RT_SKIP_SUITES="$(CHECK_RT_SKIP)"))
-check_kvm_boots = $(foreach t,$(if $(KVM_SUITES),$(1)),$(call check_boot,$(t),-kvm,check-vm \
+check_kvm_boots = $(foreach t,$(if $(KVM_SUITES),$(1)),$(call check_boot,$(t),-kvm, \
 	VM_SUITES="$(KVM_SUITES)"))
-check_icount_boots = $(foreach t,$(if $(ICOUNT_SUITES),$(1)),$(call check_boot,$(t),-icount,check-vm \
+check_icount_boots = $(foreach t,$(if $(ICOUNT_SUITES),$(1)),$(call check_boot,$(t),-icount, \
 	VM_SUITES="$(ICOUNT_SUITES)"))
-check_llc_boots = $(foreach t,$(if $(LLC_MODEL_SUITES),$(1)),$(call check_boot,$(t),-llc,check-vm \
+check_llc_boots = $(foreach t,$(if $(LLC_MODEL_SUITES),$(1)),$(call check_boot,$(t),-llc, \
 	VM_SUITES="$(LLC_MODEL_SUITES)"))
-check_negative_boots = $(foreach t,$(1),$(call check_boot,$(t),,check-negative))
+check_negative_boots = $(foreach t,$(1),scripts/tap-run --step \
+	check-negative-$(vm_arch)-$(vm_kernel) --prefix negative- --out $(RESULTS) -- \
+	$(MAKE) --no-print-directory $(BUILD_JOBS) check-negative ARCH=$(vm_arch) \
+	KERNEL=$(vm_kernel);)
 # The boots whose results a busy host cannot change run beside the debug
 # kernel's every-suite boot, which checks no timing (its sanitizers would
 # make timing bounds meaningless): the deterministic ones (-icount, guest
