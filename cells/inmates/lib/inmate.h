@@ -167,8 +167,7 @@ struct periodic_stats {
 	uint64_t period_ns, deadline_ns;
 	uint32_t jobs, misses, early;
 	struct periodic_span latency, exec, response;
-	uint64_t first_release, last_release;	/* ticks() */
-	uint64_t first_start, last_start;
+	uint64_t first_start, last_start;	/* ticks() */
 };
 
 int periodic_run(const struct periodic_task *t, struct periodic_stats *st);

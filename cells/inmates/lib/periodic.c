@@ -90,8 +90,6 @@ int periodic_run(const struct periodic_task *t, struct periodic_stats *st)
 		st->jobs++;
 	}
 	timer_stop();
-	st->first_release = first;
-	st->last_release = first + (n - 1) * period;
 	return 0;
 }
 
