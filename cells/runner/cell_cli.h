@@ -17,6 +17,7 @@ struct cg_system *cell_cli_load(const char *path, const char *name,
 int cell_cmd_exec(int argc, char **argv);
 /* cli_life.c: the lifecycle commands (the supervisor: cli_supervisor.c). */
 int cell_cmd_create(int argc, char **argv);
+int cell_cmd_supervise(int argc, char **argv);
 int cell_cmd_load(int argc, char **argv);
 int cell_cmd_start(int argc, char **argv);
 int cell_cmd_shutdown(int argc, char **argv);

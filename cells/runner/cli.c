@@ -384,6 +384,7 @@ static const struct {
 	{ "autostart", cmd_autostart },
 	/* cli_life.c, cli_host.c */
 	{ "create", cell_cmd_create },
+	{ "supervise", cell_cmd_supervise },
 	{ "load", cell_cmd_load },
 	{ "start", cell_cmd_start },
 	{ "shutdown", cell_cmd_shutdown },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The lifecycle commands of a cell that outlives the command that made
- * it: create (forks the supervisor, cli_supervisor.c), then load, start,
+ * it: create (forks the supervisor, cli_supervisor.c) or supervise (is
+ * the supervisor, for a service manager), then load, start,
  * shutdown, stats and destroy as requests on its control socket
  * (cli_life.h); list walks /run/colorguard/, gc cleans up after the
  * owners that are gone.
@@ -83,6 +84,36 @@ int cell_cmd_create(int argc, char **argv)
 	       why + 1);
 	cg_system_free(sys);
 	return 0;
+}
+
+/*
+ * `colorguard cell supervise CONFIG CELL`: the supervisor in the
+ * foreground, as a service's main process (colorguard-cell@.service,
+ * Type=notify): READY=1 once the cell is made, exit when it is destroyed.
+ */
+int cell_cmd_supervise(int argc, char **argv)
+{
+	const struct cg_cell *cell;
+	struct cg_system *sys;
+	char why[600];
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: colorguard cell supervise CONFIG CELL\n");
+		return 2;
+	}
+	if (!cell_name_ok(argv[2])) {
+		fprintf(stderr, "colorguard: cell supervise: bad cell name\n");
+		return 2;
+	}
+	sys = cell_cli_load(argv[1], argv[2], &cell);
+	if (!sys)
+		return 1;
+	if (cell_state_create(cell->name, why, sizeof(why))) {
+		fprintf(stderr, "colorguard: cell supervise: %s\n", why);
+		cg_system_free(sys);
+		return 1;
+	}
+	return cell_supervise(sys, cell, -1);
 }
 
 /* Send one request to cell name; reply text (after the status line) in out. */

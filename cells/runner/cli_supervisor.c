@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The supervisor of a cell: the process `colorguard cell create` forks.
- * It claims the host side (cell_host.h), creates the KVM VM (cell_vm.h)
- * and serves the commands on the control socket (cli_life.h) until the
- * cell is destroyed or it is told to stop.
+ * The supervisor of a cell: the process `colorguard cell create` forks, or
+ * `colorguard cell supervise` in the foreground (a service's main
+ * process). It claims the host side (cell_host.h), spawns the VM process
+ * that owns the KVM VM (cell_vmproc.h) and serves the commands on the
+ * control socket (cli_life.h) until the cell is destroyed, it is told to
+ * stop or the VM process ends; then it gives the host side back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,6 +13,8 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +28,10 @@
 #include "cell_host.h"
 #include "cell_state.h"
 #include "cell_stop.h"
-#include "cell_vm.h"
-#include "cell_watch.h"
+#include "cell_vmproc.h"
 #include "cli_life.h"
 #include "system_int.h"
+#include "unit_notify.h"
 
 static volatile sig_atomic_t sv_stop;
 
@@ -39,12 +43,43 @@ static void sv_on_term(int sig)
 
 struct sv {
 	const char *name;
-	struct cell_vm *vm;
 	struct cell_host *host;
-	struct cell_watch *watch;
+	struct cell_vmproc vp;
+	bool vm_alive;		/* vp not reaped yet */
 	bool destroyed;
 	bool node;		/* /dev/mm-color-<cell> made */
+	int journal;		/* in the foreground: the service's stderr */
+	char log[PATH_MAX];
 };
+
+/* The VM process's answer to a request, and to destroy (a shutdown waits). */
+#define REQUEST_MS	(2 * SHUTDOWN_MS + 10000)
+#define DESTROY_MS	10000
+
+/*
+ * A line of the supervisor's own: to the cell's log, opened anew each
+ * time (the VM process rotates it), and in the foreground also to the
+ * service's journal.
+ */
+static void __attribute__((format(printf, 2, 3)))
+sv_say(struct sv *s, const char *fmt, ...)
+{
+	va_list ap;
+	int fd;
+
+	fd = open(s->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		va_start(ap, fmt);
+		vdprintf(fd, fmt, ap);
+		va_end(ap);
+		close(fd);
+	}
+	if (s->journal >= 0) {
+		va_start(ap, fmt);
+		vdprintf(s->journal, fmt, ap);
+		va_end(ap);
+	}
+}
 
 #define MMC_DEVICES	"/sys/kernel/mm/color/devices"
 
@@ -77,65 +112,22 @@ static void sv_node_add(struct sv *s, const struct cg_cell *cell)
 	snprintf(cmd, sizeof(cmd), "add %s %s %llu\n", cell->name,
 		 cell->colors.s, (bytes + (1ull << 20) - 1) >> 20);
 	s->node = !mmc_devices(cmd);
-	printf("cell %s: /dev/mm-color-%s %s\n", cell->name, cell->name,
+	sv_say(s, "cell %s: /dev/mm-color-%s %s\n", cell->name, cell->name,
 	       s->node ? "made" : "not made (mm-color without devices, or refused)");
 }
 
-static void stats_text(struct sv *s, char *buf, size_t len)
-{
-	struct cell_stats st;
-	char cpus[512] = "";
-	unsigned int i;
-	size_t used = 0, n;
-
-	cell_vm_stats(s->vm, &st);
-	for (i = 0; i < st.nr_cpus && i < 64; i++)
-		used += (size_t)snprintf(cpus + used, sizeof(cpus) - used,
-					 "%s%u", i ? "," : "", st.cpus[i]);
-	n = snprintf(buf, len,
-		     "state %s\ncpus %s\nexits mmio=%llu io=%llu hlt=%llu system_event=%llu intr=%llu other=%llu\nrun_ns %llu\nmem_bytes %llu\npages %llu in_colors %llu in_root %llu\nfailed_cpu %d\nfailure %s\n",
-		     cell_state_name(st.state), cpus,
-		     (unsigned long long)st.exits[CELL_EXIT_MMIO],
-		     (unsigned long long)st.exits[CELL_EXIT_IO],
-		     (unsigned long long)st.exits[CELL_EXIT_HLT],
-		     (unsigned long long)st.exits[CELL_EXIT_SYSTEM_EVENT],
-		     (unsigned long long)st.exits[CELL_EXIT_INTR],
-		     (unsigned long long)st.exits[CELL_EXIT_OTHER],
-		     (unsigned long long)st.run_ns,
-		     (unsigned long long)st.mem_bytes,
-		     (unsigned long long)st.pages_total,
-		     (unsigned long long)st.pages_in_colors,
-		     (unsigned long long)st.pages_in_root,
-		     st.state == CELL_FAILED ? st.failed_cpu : -1,
-		     st.state == CELL_FAILED ? st.failure : "-");
-	if (n < len)
-		snprintf(buf + n, len - n,
-			 "bwlock %s requests=%u acquired=%u refused=%u level=%u held_ns=%llu forced=%u too_soon=%u too_low=%u\nbwlock_limits max_hold_ms=%u min_gap_ms=%u min_level=%u\nbwlock_refusal %s\n",
-			 st.bwlock_allowed ? "allowed" : "not_allowed",
-			 st.bwlock_requests, st.bwlock_acquired,
-			 st.bwlock_refused, st.bwlock_level,
-			 (unsigned long long)st.bwlock_held_ns,
-			 st.bwlock_forced, st.bwlock_too_soon,
-			 st.bwlock_too_low, st.bwlock_max_hold_ms,
-			 st.bwlock_min_gap_ms, st.bwlock_min_level,
-			 st.bwlock_reason[0] ? st.bwlock_reason : "-");
-}
-
-static int sv_destroy(struct sv *s, char *why, size_t len)
+/* The host side given back once the VM process is gone; 0 or -errno. */
+static int sv_release(struct sv *s, char *why, size_t len)
 {
 	int ret;
 
-	cell_watch_stop(s->watch);
-	s->watch = NULL;
-	cell_vm_destroy(s->vm);
-	s->vm = NULL;
 	if (s->node) {
 		char cmd[64];
 
 		snprintf(cmd, sizeof(cmd), "remove %s\n", s->name);
 		/* Busy while a VMM still maps it: the node then stays. */
 		if (mmc_devices(cmd))
-			printf("cell %s: /dev/mm-color-%s still in use, left in place\n",
+			sv_say(s, "cell %s: /dev/mm-color-%s still in use, left in place\n",
 			       s->name, s->name);
 		s->node = false;
 	}
@@ -150,95 +142,63 @@ static int sv_destroy(struct sv *s, char *why, size_t len)
 	return ret;
 }
 
-/*
- * One request: argv-like lines in req (NUL-terminated, no other NUL).
- * Returns 0 (ok) or -1 (error) with the reply text in out.
- */
-static int sv_handle(struct sv *s, char *req, char *out, size_t len)
+/* The VM process is gone or going: reaped, and how it ended said. */
+static void sv_vm_gone(struct sv *s, int kill_it)
 {
-	char *lines[4] = { NULL }, *p = req, why[512] = "";
-	bool destroy = false;
-	unsigned int n = 0;
-	uint64_t addr = 0;
-	const char *e;
-	int ret;
+	char how[64];
 
-	while (n < 4) {
-		lines[n++] = p;
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		*p++ = '\0';
+	if (!s->vm_alive)
+		return;
+	s->vm_alive = false;
+	if (cell_vmproc_end(&s->vp, kill_it, how, sizeof(how)) || kill_it)
+		sv_say(s, "cell %s: the VM process %s\n", s->name, how);
+}
+
+static int sv_destroy(struct sv *s, char *why, size_t len)
+{
+	char reply[64];
+
+	if (s->vm_alive &&
+	    cell_vmproc_request(&s->vp, "destroy", 7, reply, sizeof(reply),
+				DESTROY_MS) < 0)
+		sv_vm_gone(s, 1);
+	sv_vm_gone(s, 0);
+	return sv_release(s, why, len);
+}
+
+/*
+ * One request (n bytes, no NUL): "destroy" here, the rest answered by the
+ * VM process. The reply, "ok\n" or "error\n" and text, in out.
+ */
+static void sv_handle(struct sv *s, char *req, size_t n, char *out, size_t len)
+{
+	char why[512];
+	ssize_t got;
+
+	if (n == 7 && !memcmp(req, "destroy", 7)) {
+		if (sv_destroy(s, why, sizeof(why)))
+			snprintf(out, len, "error\ndestroyed, but giving back the host side failed: %s",
+				 why);
+		else
+			snprintf(out, len, "ok\ndestroyed\n");
+		return;
 	}
-	if (n == 4 && strchr(lines[3], '\n')) {
-		snprintf(out, len, "too many lines in the request");
-		return -1;
-	}
-	if (!strcmp(lines[0], "stats") && n == 1) {
-		stats_text(s, out, len);
-		return 0;
-	}
-	if (!strcmp(lines[0], "load") && n >= 3) {
-		if (cg_parse_u64(lines[1], &addr, &e)) {
-			snprintf(out, len, "load: address %.40s: %s", lines[1], e);
-			return -1;
-		}
-		if (lines[2][0] != '/' || strlen(lines[2]) >= PATH_MAX) {
-			snprintf(out, len, "load: the image path must be absolute, shorter than %d bytes",
-				 PATH_MAX);
-			return -1;
-		}
-		if (n == 4 && strlen(lines[3]) >= CELL_COMM_ARGS_MAX) {
-			snprintf(out, len, "load: argument string longer than %d bytes",
-				 CELL_COMM_ARGS_MAX - 1);
-			return -1;
-		}
-		ret = cell_vm_load(s->vm, lines[2], addr, n == 4 ? lines[3] : NULL,
-				   why, sizeof(why));
-	} else if (!strcmp(lines[0], "start") && n == 1) {
-		ret = cell_host_partition_check(s->host, why, sizeof(why));
-		if (!ret)
-			ret = cell_vm_start(s->vm, why, sizeof(why));
-	} else if (!strcmp(lines[0], "shutdown") &&
-		   (n == 1 || (n == 2 && !strcmp(lines[1], "force")))) {
-		ret = cell_vm_shutdown(s->vm, n == 2, SHUTDOWN_MS, why,
-				       sizeof(why));
-		if (ret == -EBUSY && !why[0])
-			snprintf(why, sizeof(why), "the cell denied the shutdown request (running/locked); --force stops it");
-		if (ret == -ETIMEDOUT && !why[0])
-			snprintf(why, sizeof(why), "the cell did not answer in %d ms; --force stops it",
-				 SHUTDOWN_MS);
-	} else if (!strcmp(lines[0], "destroy") && n == 1) {
-		destroy = true;
-		ret = sv_destroy(s, why, sizeof(why));
-	} else {
-		snprintf(out, len, "unknown request %.20s", lines[0]);
-		return -1;
-	}
-	if (ret && destroy) {
-		snprintf(out, len, "destroyed, but giving back the host side failed: %s",
-			 why);
-		return -1;
-	}
-	if (ret) {
-		snprintf(out, len, "%s", why[0] ? why : strerror(-ret));
-		return -1;
-	}
-	if (destroy)
-		snprintf(out, len, "destroyed\n");
-	else
-		stats_text(s, out, len);
-	return 0;
+	got = cell_vmproc_request(&s->vp, req, n, out, len, REQUEST_MS);
+	if (got >= 0)
+		return;
+	sv_vm_gone(s, got == -ETIMEDOUT);
+	snprintf(out, len, "error\nthe VM process is gone (%s); the cell is destroyed",
+		 strerror((int)-got));
 }
 
 static void sv_serve_one(struct sv *s, int lsock)
 {
-	char req[REQ_MAX + 1], reply[REPLY_MAX], text[REPLY_MAX - 16];
+	char req[REQ_MAX + 1], reply[REPLY_MAX];
 	struct timeval tv = { .tv_sec = 2 };
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 	ssize_t n;
-	int c, ok;
+	int c;
 
 	c = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
 	if (c < 0)
@@ -258,18 +218,15 @@ static void sv_serve_one(struct sv *s, int lsock)
 		return;
 	}
 	if ((size_t)n > REQ_MAX) {
-		snprintf(text, sizeof(text), "request longer than %d bytes", REQ_MAX);
-		ok = -1;
+		snprintf(reply, sizeof(reply), "error\nrequest longer than %d bytes",
+			 REQ_MAX);
 	} else if (memchr(req, '\0', (size_t)n)) {
-		snprintf(text, sizeof(text), "request holds a NUL byte");
-		ok = -1;
+		snprintf(reply, sizeof(reply), "error\nrequest holds a NUL byte");
 	} else {
-		req[n] = '\0';
-		if (n && req[n - 1] == '\n')
-			req[n - 1] = '\0';
-		ok = sv_handle(s, req, text, sizeof(text));
+		if (req[n - 1] == '\n')
+			n--;
+		sv_handle(s, req, (size_t)n, reply, sizeof(reply));
 	}
-	snprintf(reply, sizeof(reply), "%s\n%s", ok ? "error" : "ok", text);
 	send(c, reply, strlen(reply), MSG_NOSIGNAL);
 	close(c);
 }
@@ -296,31 +253,54 @@ static int sv_listen(const char *name, char *why, size_t len)
 	return s;
 }
 
-/* Runs in the supervisor; tells the create command through fd report. */
+/* The outcome of the creation, to the create command or the service manager. */
+static void sv_report(struct sv *s, int report, bool ok, const char *why)
+{
+	char msg[600];
+
+	if (report >= 0) {
+		snprintf(msg, sizeof(msg), "%c%s", ok ? 'O' : 'E', why);
+		if (write(report, msg, strlen(msg)) < 0 && ok)
+			sv_say(s, "cell %s: the create command is gone\n", s->name);
+		close(report);
+		return;
+	}
+	if (!ok) {
+		sv_say(s, "cell %s: %s\n", s->name, why);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=created: %.500s", why);
+	if (unit_notify(msg) < 0)
+		sv_say(s, "cell %s: cannot tell the service manager it is ready\n",
+		       s->name);
+}
+
+/* Runs in the supervisor: see cli_life.h. */
 int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 		   int report)
 {
-	char why[512], path[PATH_MAX], msg[600], name[CG_NAME_MAX + 1];
-	char log[PATH_MAX], threads[PATH_MAX];
-	struct cell_vm_opts o = { .log_path = log, .vcpu_threads = threads };
-	struct sv s = { .name = name };
+	char why[512], path[PATH_MAX], name[CG_NAME_MAX + 1];
+	struct sv s = { .name = name, .journal = -1 };
 	struct sigaction sa;
 	sigset_t serving;
 	int lsock = -1, ret, fd;
 
 	/*
 	 * A stop signal during the claim or the VM's creation waits until
-	 * they are whole (the vCPU threads inherit the block), then destroys
-	 * the cell. A create command gone meanwhile must not kill us with
-	 * SIGPIPE on the report.
+	 * they are whole (the VM process and its vCPU threads inherit the
+	 * block), then destroys the cell. A create command gone meanwhile
+	 * must not kill us with SIGPIPE on the report.
 	 */
 	cell_stop_block(&serving);
 	signal(SIGPIPE, SIG_IGN);
 	/* sys (and cell in it) is freed once the cell is made. */
 	snprintf(name, sizeof(name), "%s", cell->name);
 	cell_state_set_owner(name, getpid());
-	cell_state_path(name, "log", log, sizeof(log));
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	cell_state_path(name, "log", s.log, sizeof(s.log));
+	/* In the foreground the service manager's stderr is the journal. */
+	if (report < 0)
+		s.journal = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	fd = open(s.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);
@@ -332,63 +312,65 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 		close(fd);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	o.console = stdout;
 
 	cell_state_path(cell->name, "journal", path, sizeof(path));
 	ret = cell_host_claim(&sys->cfg, cell, path, &s.host, why, sizeof(why));
-	if (!ret)
-		ret = cell_host_enter_threads(s.host, threads, sizeof(threads),
-					      why, sizeof(why));
-	if (!ret)
-		ret = cell_vm_create_opts(&sys->cfg, cell, &o, &s.vm, why,
-					  sizeof(why));
-	if (!ret)
-		ret = cell_watch_start(s.host, s.vm, &s.watch, why, sizeof(why));
+	if (!ret) {
+		ret = cell_vmproc_spawn(&sys->cfg, cell, s.host, stdout, &s.vp,
+					why, sizeof(why));
+		s.vm_alive = !ret;
+	}
 	if (!ret) {
 		lsock = sv_listen(cell->name, why, sizeof(why));
 		if (lsock < 0)
 			ret = -EIO;
 	}
 	if (ret) {
-		cell_watch_stop(s.watch);
-		if (s.vm)
-			cell_vm_destroy(s.vm);
+		sv_vm_gone(&s, 1);
 		/* Not given back: the journal keeps the directory for gc. */
 		cell_host_release(s.host, NULL, 0);
 		cell_state_remove(cell->name);
-		snprintf(msg, sizeof(msg), "E%s", why);
-		if (write(report, msg, strlen(msg)) < 0)
-			ret = -EIO;
-		close(report);
+		sv_report(&s, report, false, why);
 		return 1;
 	}
 	sv_node_add(&s, cell);
 	cell_host_summary(s.host, why, sizeof(why));
-	printf("cell %s: created; %s\n", cell->name, why);
-	snprintf(msg, sizeof(msg), "O%s", why);
-	if (write(report, msg, strlen(msg)) < 0)
-		printf("cell %s: the create command is gone\n", cell->name);
-	close(report);
+	sv_say(&s, "cell %s: created (VM process %d); %s\n", cell->name,
+	       (int)s.vp.pid, why);
+	sv_report(&s, report, true, why);
 	cg_system_free(sys);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sv_on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	/* No terminal to lose (setsid): a SIGHUP is nobody's stop. */
+	/* No terminal to lose (setsid, or a service): a SIGHUP is nobody's stop. */
 	signal(SIGHUP, SIG_IGN);
 	/*
 	 * The stop signals are let in only while waiting: no lost wakeup,
-	 * and no timeout either: a request or a signal wakes us.
+	 * and no timeout either: a request, a signal or the end of the VM
+	 * process wakes us (it never writes unasked: readable is its end).
 	 */
-	while (!s.destroyed && !sv_stop) {
-		struct pollfd p = { .fd = lsock, .events = POLLIN };
+	while (!s.destroyed && !sv_stop && s.vm_alive) {
+		struct pollfd p[2] = {
+			{ .fd = lsock, .events = POLLIN },
+			{ .fd = s.vp.sock, .events = POLLIN },
+		};
 
-		if (ppoll(&p, 1, NULL, &serving) > 0)
+		if (ppoll(p, 2, NULL, &serving) <= 0)
+			continue;
+		if (p[1].revents)
+			sv_vm_gone(&s, 1);
+		else if (p[0].revents)
 			sv_serve_one(&s, lsock);
 	}
 	close(lsock);
-	if (!s.destroyed && sv_destroy(&s, why, sizeof(why)))
-		printf("cell %s: release: %s\n", name, why);
-	return 0;
+	if (s.destroyed)
+		return 0;
+	ret = s.vm_alive ? 0 : 1;
+	if (sv_destroy(&s, why, sizeof(why))) {
+		sv_say(&s, "cell %s: release: %s\n", name, why);
+		ret = 1;
+	}
+	return ret;
 }
