@@ -24,6 +24,7 @@
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CPU_ONLINE	"/sys/devices/system/cpu/online"
 #define VAL_MAX		4200	/* a list or mask as the kernel prints it */
+#define CG_PATH_MAX	256	/* a cgroup's path below CG_ROOT, as recorded */
 #define MAX_IRQS	4096
 /* Journal lines at most: every IRQ, pinned task and memguard file, twice. */
 #define JOURNAL_MAX_STEPS	(2 * (MAX_IRQS + CELL_PIN_MAX + 3 * 64 + 8))
@@ -42,6 +43,7 @@ struct host_entry {
 	bool undone;			/* an "undone" line names it */
 	union {
 		struct hvc_mask cpus;	/* partition: the cell's CPUs */
+		char origin[CG_PATH_MAX]; /* enter: a cgroup below the root */
 		struct {		/* irq, irqdefault */
 			unsigned int irq;
 			struct hvc_mask old, new;
@@ -98,7 +100,7 @@ struct cell_host {
 };
 
 extern const struct host_kind host_kind_mount, host_kind_controller,
-	host_kind_partition, host_kind_pin, host_kind_irqdefault,
+	host_kind_partition, host_kind_enter, host_kind_pin, host_kind_irqdefault,
 	host_kind_irq, host_kind_memguard;
 
 /* cell_host_io.c */

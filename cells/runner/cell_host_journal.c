@@ -30,7 +30,7 @@
 
 static const struct host_kind *const kinds[] = {
 	&host_kind_mount, &host_kind_controller, &host_kind_partition,
-	&host_kind_pin, &host_kind_irqdefault, &host_kind_irq,
+	&host_kind_enter, &host_kind_pin, &host_kind_irqdefault, &host_kind_irq,
 	&host_kind_memguard,
 };
 

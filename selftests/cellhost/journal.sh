@@ -50,14 +50,15 @@ ok=1
 head -n 1 journal.copy | grep -qx 'colorguard-journal 1 rt 1' || ok=0
 awk 'NR > 1 && $1 != NR - 1 { bad = 1 } END { exit bad }' journal.copy || ok=0
 for l in "pin $PINA [0-9]* 1 -" "partition 1" "irq $IRQ 1 0" \
-	 "memguard 1 critical 0 1"; do
+	 "memguard 1 critical 0 1" "enter /"; do
 	grep -qx "[0-9]* $l" journal.copy || { tap_diag "no line '$l'"; ok=0; }
 done
 # In the order of the claim: tasks noted, cgroup2 (mounted, cpuset on:
-# the guest has no cgroup2 until a claim), partition, IRQs, memguard.
+# the guest has no cgroup2 until a claim), partition, IRQs, memguard,
+# then the command's move into the partition (the cgroup it left).
 order=$(awk 'NR > 1 { print $2 }' journal.copy | uniq | tr '\n' ' ')
 case "$order" in
-pin\ *partition\ irq*\ memguard\ claimed\ ) ;;
+pin\ *partition\ irq*\ memguard\ claimed\ enter\ ) ;;
 *) tap_diag "order: $order"; ok=0 ;;
 esac
 tap_check "journal: a numbered line per step with old and new value, in claim order ($(wc -l < journal.copy) lines)" \

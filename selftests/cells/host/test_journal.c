@@ -281,6 +281,11 @@ TEST_F(journal, corrupt_journals_are_refused_with_one_line)
 		"colorguard-journal 1 rt 1\n1 controller memory\n",
 		"colorguard-journal 1 rt 1\n1 partition \xc3\xa9\n",
 		"colorguard-journal 1 rt 1\n99999999999 claimed\n",
+		"colorguard-journal 1 rt 1\n1 enter\n",
+		"colorguard-journal 1 rt 1\n1 enter x\n",
+		"colorguard-journal 1 rt 1\n1 enter /a/../../etc\n",
+		"colorguard-journal 1 rt 1\n1 enter /a//b\n",
+		"colorguard-journal 1 rt 1\n1 enter /a /b\n",
 	};
 	unsigned int i;
 
@@ -322,7 +327,7 @@ TEST_F(journal, random_garbage_never_crashes)
 		"colorguard-journal 1 rt 1-2\n1 pin 77 99 1-3 3\n2 mount\n"
 		"3 controller cpuset\n4 partition 1-2\n5 irqdefault f 9\n"
 		"6 irq 3 0-3 0,3\n7 memguard 1 critical 0 1\n8 claimed\n"
-		"9 undone 7\n";
+		"9 undone 7\n10 enter /system.slice/x.service\n";
 	char buf[sizeof(good)];
 	unsigned int i, ok = 0;
 
