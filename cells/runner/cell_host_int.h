@@ -4,7 +4,8 @@
  * way: cell_host.c (the claim as a whole) uses cell_host_check.c, the
  * journal (cell_host_journal.c) and the resources, one file each with its
  * claim, its journal line's parser and its undo (cell_host_cpuset.c,
- * cell_host_pin.c, cell_host_irq.c, cell_host_memguard.c); the journal
+ * cell_host_enter.c, cell_host_pin.c, cell_host_irq.c,
+ * cell_host_memguard.c); the journal
  * calls the resources' parsers and undos through struct host_kind only;
  * every file uses cell_host_io.c.
  */
