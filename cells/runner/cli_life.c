@@ -198,7 +198,7 @@ int cell_cmd_load(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+a:s:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:s:", opts, NULL)) != -1) {
 		if (c == 'a')
 			addr = optarg;
 		else if (c == 's')
