@@ -97,6 +97,23 @@ int bwlock_release(void);
 #define INMATE_SPURIOUS_VECTOR	0xff
 #endif
 
+/*
+ * What an earlier run of the cell left in the calling vCPU's interrupt
+ * state, read before irq_init(): IRQ_LEFT_* bits, 0 for the state of a
+ * fresh vCPU (the runner resets it at every start). ON: the controller
+ * or this vCPU's interface enabled (x86: x2APIC mode or the LAPIC's
+ * software enable; arm64: the distributor's group 1 or ICC_IGRPEN1);
+ * TIMER: the local timer armed or unmasked; PENDING, ACTIVE: an
+ * interrupt pending, or in service (x86: IRR, ISR; arm64: this vCPU's
+ * private interrupts); ENABLED (arm64): a private interrupt enabled.
+ */
+#define IRQ_LEFT_ON		1u
+#define IRQ_LEFT_TIMER		2u
+#define IRQ_LEFT_PENDING	4u
+#define IRQ_LEFT_ACTIVE		8u
+#define IRQ_LEFT_ENABLED	16u
+unsigned int irq_leftovers(void);
+
 typedef void (*irq_handler_t)(unsigned int vector);
 
 int irq_init(void);

@@ -28,7 +28,9 @@
 #define GICR_IGROUPR0		(GICR_SGI + 0x080)
 #define GICR_ISENABLER0		(GICR_SGI + 0x100)
 #define GICR_ICENABLER0		(GICR_SGI + 0x180)
+#define GICR_ISPENDR0		(GICR_SGI + 0x200)
 #define GICR_ICPENDR0		(GICR_SGI + 0x280)
+#define GICR_ISACTIVER0		(GICR_SGI + 0x300)
 #define GICR_ICACTIVER0		(GICR_SGI + 0x380)
 #define GICR_IPRIORITYR		(GICR_SGI + 0x400)
 
@@ -159,6 +161,31 @@ int irq_init(void)
 	c->rd = rd;
 	c->on = 1;
 	return 0;
+}
+
+unsigned int irq_leftovers(void)
+{
+	unsigned int left = 0;
+	uintptr_t rd;
+
+	if (sysreg_read("cntv_ctl_el0") & CNTV_CTL_ENABLE)
+		left |= IRQ_LEFT_TIMER;
+	if (comm->gic_version != 3 || !comm->gic_dist)
+		return left;
+	if (mmio_read32(comm->gic_dist + GICD_CTLR) & GICD_CTLR_GRP1)
+		left |= IRQ_LEFT_ON;
+	if (sysreg_read(ICC_IGRPEN1_EL1) & 1)
+		left |= IRQ_LEFT_ON;
+	rd = find_rd();
+	if (!rd)
+		return left;
+	if (mmio_read32(rd + GICR_ISENABLER0))
+		left |= IRQ_LEFT_ENABLED;
+	if (mmio_read32(rd + GICR_ISPENDR0))
+		left |= IRQ_LEFT_PENDING;
+	if (mmio_read32(rd + GICR_ISACTIVER0))
+		left |= IRQ_LEFT_ACTIVE;
+	return left;
 }
 
 const char *irq_chip(void)

@@ -18,6 +18,8 @@
 /* Register offsets (xAPIC MMIO). */
 #define APIC_TPR		0x080
 #define APIC_EOI		0x0b0
+#define APIC_ISR		0x100		/* 8 registers, 16 bytes apart */
+#define APIC_IRR		0x200
 #define APIC_SVR		0x0f0
 #define APIC_LVTT		0x320
 #define APIC_TMICT		0x380
@@ -115,6 +117,39 @@ int irq_init(void)
 	apic_write(l, APIC_SVR, SVR_ENABLE | INMATE_SPURIOUS_VECTOR);
 	l->on = 1;
 	return 0;
+}
+
+unsigned int irq_leftovers(void)
+{
+	struct lapic l = { 0 };
+	unsigned int left = 0, i;
+	uint32_t ecx, edx;
+	uint64_t base;
+
+	cpuid1(&ecx, &edx);
+	if (!(edx & CPUID_1_EDX_APIC))
+		return 0;
+	base = rdmsr(MSR_APIC_BASE);
+	if (!(base & APIC_BASE_EN))
+		return 0;		/* off: nothing can be pending */
+	l.x2 = !!(base & APIC_BASE_EXTD);
+	if (l.x2)
+		left |= IRQ_LEFT_ON;
+	else if ((base & ~0xfffull) != XAPIC_BASE)
+		return left | IRQ_LEFT_ON;
+	if (apic_read(&l, APIC_SVR) & SVR_ENABLE)
+		left |= IRQ_LEFT_ON;
+	if (!(apic_read(&l, APIC_LVTT) & LVT_MASKED) || apic_read(&l, APIC_TMCCT))
+		left |= IRQ_LEFT_TIMER;
+	if ((ecx & CPUID_1_ECX_DEADLINE) && rdmsr(MSR_TSC_DEADLINE))
+		left |= IRQ_LEFT_TIMER;
+	for (i = 0; i < 8; i++) {
+		if (apic_read(&l, APIC_IRR + i * 16))
+			left |= IRQ_LEFT_PENDING;
+		if (apic_read(&l, APIC_ISR + i * 16))
+			left |= IRQ_LEFT_ACTIVE;
+	}
+	return left;
 }
 
 int apic_x2(void)
