@@ -5,8 +5,9 @@
 # task on CPU 0 over colored memory (checked page by page through
 # pagemap), a stress-ng hog on CPU 1 held to its memguard budget; where the
 # guest runs KVM (make demo boots it so), the critical side once more as
-# a real cell: critbench as a KVM inmate with all its RAM in colors 8-15;
-# then a table of what happened and a verdict. Prints TAP points.
+# a real cell: critbench as a KVM inmate with all its RAM in colors 8-15,
+# then timer-latency there (a 1 kHz local timer: its latency line); then a
+# table of what happened and a verdict. Prints TAP points.
 . ../lib/tap.sh
 
 M=/sys/kernel/memguard
@@ -18,6 +19,7 @@ START=$(date +%s)
 step() { echo "[demo +$(($(date +%s) - START))s] $*"; }
 rd() { cat "$1" 2>/dev/null; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" "$2" | head -n 1; }
+result() { sed -n "s/^result $2 //p" "$1.out" | head -n 1; }
 median_ns() { sed -n 's/.* ns_per_op=\([^ ]*\).*/\1/p' "$1" | sort -g |
 	awk '{ v[++n] = $1 } END { if (n) print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
 
@@ -100,7 +102,8 @@ if [ "$CG_LLC" = 1 ]; then
 fi
 # The critical side as a real cell: critbench as a KVM inmate on CPU 0,
 # its whole RAM in colors 8-15 (the demo.cfg cell "rt"), next to the hog.
-cell_rc=skip
+cell_rc=skip lat_rc=skip
+LAT_N=2000
 if [ "$CG_ARCH" = x86_64 ]; then
 	for m in irqbypass ccp kvm kvm-amd; do
 		insmod /modules/linux/$m.ko 2>/dev/null
@@ -116,6 +119,15 @@ if [ -c /dev/kvm ]; then
 	kill $HOG 2>/dev/null
 	wait $HOG 2>/dev/null
 	sed 's/^/    /' cell.out
+	step "critical cell rt: timer-latency, a 1 kHz local timer on CPU 0, the hog on CPU 1"
+	stress-ng --stream 1 --stream-l3-size 1M --taskset 1 -t 30 --quiet &
+	HOG=$!
+	./colorguard cell run $CFG rt ../cells/timer-latency.bin \
+		-s "hz=1000 samples=$LAT_N" --results --timeout 120 > lat.out 2>&1
+	lat_rc=$?
+	kill $HOG 2>/dev/null
+	wait $HOG 2>/dev/null
+	grep -v '^result lat_log2' lat.out | sed 's/^/    /'
 fi
 # Root Linux's side: fresh anonymous memory checked against its colors.
 ./critbench --mode chase --size 16M --ops 1000 --verify --check-colors 0-7 > root.out 2>&1
@@ -150,6 +162,13 @@ if [ "$cell_rc" != skip ]; then
 		"$(awk "BEGIN { printf \"%.2f\", ${cx:-0} / 100 }") cycles per chase access," \
 		"$(awk "BEGIN { printf \"%.2f\", ${sx:-0} / 100 }") per stream line, next to the hog"
 fi
+if [ "$lat_rc" != skip ]; then
+	lus() { awk "BEGIN { printf \"%.1f\", $(result lat "$1") / 1000 }"; }
+	echo "critical cell rt (KVM): 1 kHz timer, $(result lat count) ticks next to the hog:" \
+		"latency min $(lus lat_min_ns) mean $(lus lat_mean_ns) p99 $(lus lat_p99_ns)" \
+		"max $(lus lat_max_ns) us, $(result lat missed) missed, $(result lat lost) lost" \
+		"(TCG: the host's timing, not a board's)"
+fi
 echo
 
 t1=$s1_throttled_periods t0=$s0_throttled_periods
@@ -161,6 +180,10 @@ if [ "$cell_rc" != skip ]; then
 	cpn=${cpg%/*} cpt=${cpg#*/}
 	tap_check "critical cell rt ran on KVM: shut down, every guest page in colors 8-15, results read back" \
 		test "$cell_rc" = 0 -a -n "$cpg" -a "$cpn" = "$cpt" -a "${cx:-0}" -gt 0
+fi
+if [ "$lat_rc" != skip ]; then
+	tap_check "critical cell rt's timer: every one of $LAT_N ticks taken, none lost" \
+		test "$lat_rc" = 0 -a "$(result lat count)" = "$LAT_N" -a "$(result lat lost)" = 0
 fi
 tap_check "root Linux: >= 95% of fresh anonymous pages in its colors" \
 	test -n "$rp" -a $(( ${ri:-0} * 100 / ${rp:-1} )) -ge 95
