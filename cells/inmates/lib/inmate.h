@@ -106,13 +106,15 @@ int bwlock_release(void);
  * TIMER: the local timer armed or unmasked; PENDING, ACTIVE: an
  * interrupt pending, or in service (x86: IRR, ISR; arm64: this vCPU's
  * private interrupts); ENABLED (arm64): a private interrupt enabled.
+ * *first_pending: the lowest pending interrupt (x86: vector, arm64:
+ * INTID), -1 if none.
  */
 #define IRQ_LEFT_ON		1u
 #define IRQ_LEFT_TIMER		2u
 #define IRQ_LEFT_PENDING	4u
 #define IRQ_LEFT_ACTIVE		8u
 #define IRQ_LEFT_ENABLED	16u
-unsigned int irq_leftovers(void);
+unsigned int irq_leftovers(int *first_pending);
 
 typedef void (*irq_handler_t)(unsigned int vector);
 

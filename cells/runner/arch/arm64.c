@@ -329,11 +329,40 @@ static int gic_reset(struct cell_vm *vm, char *why, size_t len)
 	return ret;
 }
 
+/*
+ * The PMU's overflow status and its interrupt and counter enables, which
+ * KVM_ARM_VCPU_INIT leaves UNKNOWN: cleared, so that the PMU's overflow
+ * interrupt (PMU_PPI) is not pending when the inmate starts.
+ */
+static int pmu_quiet(struct cell_vcpu *v, char *why, size_t len)
+{
+	static const struct {
+		uint64_t id;
+		const char *name;
+	} regs[] = {
+		{ ARM64_SYS_REG(3, 3, 9, 14, 3), "PMOVSSET_EL0" },
+		{ ARM64_SYS_REG(3, 0, 9, 14, 1), "PMINTENSET_EL1" },
+		{ ARM64_SYS_REG(3, 3, 9, 12, 1), "PMCNTENSET_EL0" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+		if (set_reg(v, regs[i].id, 0)) {
+			cell_why(why, len, "%s of vCPU %u: %s", regs[i].name,
+				 v->idx, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
 int cell_arch_vcpu_reset(struct cell_vm *vm, struct cell_vcpu *v, char *why,
 			 size_t len)
 {
 	int ret = vcpu_init(vm, v, why, len);	/* resets the registers */
 
+	if (!ret && vm->has_pmu)
+		ret = pmu_quiet(v, why, len);
 	if (!ret && !v->idx)
 		ret = gic_reset(vm, why, len);
 	if (ret)

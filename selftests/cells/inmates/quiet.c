@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test inmate: what an earlier run of the cell left in the interrupt
- * state of each vCPU at this start (irq_leftovers(), read before any
- * setup): "leftovers N" on the console and the result leftovers, 0 when
- * every vCPU starts as a fresh one. Loaded after a run stopped with its
+ * state of vCPU 0 at this start (irq_leftovers(), read before any
+ * setup): "leftovers N, first pending M" on the console and the result
+ * leftovers, 0 when it starts as a fresh one. Loaded after a run stopped with its
  * timer armed and an interrupt pending (halt.bin timer=1, shutdown
  * --force): the runner must have reset both.
  */
@@ -11,9 +11,10 @@
 
 int inmate_main(void)
 {
-	unsigned int left = irq_leftovers();
+	int pending;
+	unsigned int left = irq_leftovers(&pending);
 
 	result_set("leftovers", left);
-	iprintf("leftovers %u\n", left);
+	iprintf("leftovers %u, first pending %d\n", left, pending);
 	return 0;
 }

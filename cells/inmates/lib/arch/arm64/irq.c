@@ -163,11 +163,13 @@ int irq_init(void)
 	return 0;
 }
 
-unsigned int irq_leftovers(void)
+unsigned int irq_leftovers(int *first_pending)
 {
 	unsigned int left = 0;
+	uint32_t pend;
 	uintptr_t rd;
 
+	*first_pending = -1;
 	if (sysreg_read("cntv_ctl_el0") & CNTV_CTL_ENABLE)
 		left |= IRQ_LEFT_TIMER;
 	if (comm->gic_version != 3 || !comm->gic_dist)
@@ -181,8 +183,11 @@ unsigned int irq_leftovers(void)
 		return left;
 	if (mmio_read32(rd + GICR_ISENABLER0))
 		left |= IRQ_LEFT_ENABLED;
-	if (mmio_read32(rd + GICR_ISPENDR0))
+	pend = mmio_read32(rd + GICR_ISPENDR0);
+	if (pend) {
+		*first_pending = __builtin_ctz(pend);
 		left |= IRQ_LEFT_PENDING;
+	}
 	if (mmio_read32(rd + GICR_ISACTIVER0))
 		left |= IRQ_LEFT_ACTIVE;
 	return left;

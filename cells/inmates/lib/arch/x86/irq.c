@@ -119,13 +119,14 @@ int irq_init(void)
 	return 0;
 }
 
-unsigned int irq_leftovers(void)
+unsigned int irq_leftovers(int *first_pending)
 {
 	struct lapic l = { 0 };
 	unsigned int left = 0, i;
-	uint32_t ecx, edx;
+	uint32_t ecx, edx, irr;
 	uint64_t base;
 
+	*first_pending = -1;
 	cpuid1(&ecx, &edx);
 	if (!(edx & CPUID_1_EDX_APIC))
 		return 0;
@@ -144,7 +145,10 @@ unsigned int irq_leftovers(void)
 	if ((ecx & CPUID_1_ECX_DEADLINE) && rdmsr(MSR_TSC_DEADLINE))
 		left |= IRQ_LEFT_TIMER;
 	for (i = 0; i < 8; i++) {
-		if (apic_read(&l, APIC_IRR + i * 16))
+		irr = apic_read(&l, APIC_IRR + i * 16);
+		if (irr && *first_pending < 0)
+			*first_pending = (int)(i * 32 + __builtin_ctz(irr));
+		if (irr)
 			left |= IRQ_LEFT_PENDING;
 		if (apic_read(&l, APIC_ISR + i * 16))
 			left |= IRQ_LEFT_ACTIVE;
