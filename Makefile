@@ -16,7 +16,8 @@
 #   make check-vm KERNEL=rt    one boot (KERNEL=debian|debug|rt|newer|newer-rt)
 #   make check-build-newer     modules against bookworm-backports' newer kernel
 #   make deb                   Debian packages colorguard, colorguard-dkms
-#   make check-pkg             packages, lintian, DKMS builds, DKMS modules in the VM
+#   make check-pkg             packages, lintian, DKMS builds, DKMS modules in the VM,
+#                              the installed root booted with systemd as init
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  selftests/lint/run: checkpatch (kernel and userspace C),
 #                              kernel-doc, W=1 C=1 module builds
@@ -226,7 +227,8 @@ check-negative: modules guest
 # fire); the WARN/fail/hang ones on Debian's kernel are in check-full.
 # The packages' install test runs in a fresh Debian root (check-pkg:
 # packages, lintian, man pages, DKMS for 6.1 and 6.12, purge), then the
-# DKMS-built modules in the VM; check-full adds the 6.1-rt headers.
+# DKMS-built modules in the VM, then that root booted with systemd as init
+# (check-pkg-systemd); check-full adds the 6.1-rt headers.
 # `make check-full` boots every kernel on both architectures; CHECK_VM,
 # CHECK_CELLS, CHECK_LLC and CHECK_NEGATIVE take any list of ARCH:KERNEL.
 CHECK_VM ?= x86_64:rt arm64:newer x86_64:debug

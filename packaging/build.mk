@@ -13,7 +13,10 @@
 #                             build/deb/ (dpkg-buildpackage -b -us -uc on a
 #                             staged copy), then lintian
 #   make check-pkg            the install test (packaging/test/run), then
-#                             the DKMS-built modules in the VM
+#                             the DKMS-built modules in the VM and the
+#                             installed root booted with systemd
+#   make check-pkg-systemd    that last boot alone (packaging/test/systemd/),
+#                             on the image of the last install test
 #
 # packaging/debian/ is copied to debian/ of a staged copy of the tree
 # under build/deb/: dpkg-buildpackage writes its results into the parent of
@@ -156,16 +159,22 @@ guest-tools: $(GUEST)/status/colorguard.service
 # background beside the VM boots, then check-pkg-vm: one VM boot of the
 # apply and status suites on the 6.1 modules DKMS built there.
 # check-pkg-full (make check-full) adds the 6.1 PREEMPT_RT headers.
+# check-pkg-vm then boots the installed root itself with systemd as init
+# (check-pkg-systemd, packaging/test/systemd/: the units driven by
+# systemctl, about 45-80 s boot to poweroff); the install test made its
+# image, build/pkg-test/systemd-root.cpio.
 # check-pkg-quick: no root, no chroot (packaging/test/quick: DKMS on
-# private trees), for a quick look while working on the packaging.
+# private trees), for a quick look while working on the packaging; no
+# systemd boot.
 PKG_VM_SUITES := apply status
 check-pkg-install: PKG_TEST := packaging/test/run
 check-pkg-full-install: PKG_TEST := packaging/test/run --full
 check-pkg-quick-install: PKG_TEST := packaging/test/quick
 check-pkg-vm check-pkg-full-vm: PKG_MODULES := $(BUILD)/pkg-test/modules-x86_64
+check-pkg-vm check-pkg-full-vm: PKG_SYSTEMD := 1
 check-pkg-quick-vm: PKG_MODULES := $(BUILD)/pkg-check/modules-x86_64
 .PHONY: check-pkg-install check-pkg-full-install check-pkg-quick-install \
-	check-pkg-vm check-pkg-full-vm check-pkg-quick-vm
+	check-pkg-vm check-pkg-full-vm check-pkg-quick-vm check-pkg-systemd
 check-pkg check-pkg-full check-pkg-quick:
 	@$(MAKE) --no-print-directory $@-install
 	@$(MAKE) --no-print-directory $@-vm
@@ -175,5 +184,12 @@ check-pkg-install check-pkg-full-install check-pkg-quick-install:
 	@scripts/tap-run --name pkg --out $(RESULTS) -- $(PKG_TEST) < /dev/null
 check-pkg-vm check-pkg-full-vm check-pkg-quick-vm:
 	@$(MAKE) --no-print-directory $(BUILD_JOBS) guest guest-tools ARCH=x86_64 KERNEL=debian > /dev/null
-	@scripts/vm/run --arch x86_64 --kernel debian --modules $(PKG_MODULES) --label pkg \
-		--results $(RESULTS) $(PKG_VM_SUITES)
+	@rc=0; scripts/vm/run --arch x86_64 --kernel debian --modules $(PKG_MODULES) --label pkg \
+		--results $(RESULTS) $(PKG_VM_SUITES) || rc=1; \
+	$(if $(PKG_SYSTEMD),$(PKG_SYSTEMD_RUN) || rc=1;) exit $$rc
+# Not a sub-make: a recipe line naming $(MAKE) runs even under make -n.
+PKG_SYSTEMD_RUN = scripts/tap-run --name pkg-systemd-x86_64 --out $(RESULTS) -- \
+	packaging/test/systemd/run --results $(RESULTS)
+check-pkg-systemd:
+	@mkdir -p $(RESULTS)
+	@$(PKG_SYSTEMD_RUN)
