@@ -26,31 +26,48 @@
 #include "cli_life.h"
 #include "system_int.h"
 
+/*
+ * create and supervise, up to the supervisor: CONFIG loaded, the cell's
+ * state directory made with us as its owner. NULL with *status the exit
+ * status when that fails.
+ */
+static struct cg_system *new_cell(int argc, char **argv,
+				  const struct cg_cell **cell, int *status)
+{
+	struct cg_system *sys;
+	char why[600];
+
+	*status = 2;
+	if (argc != 3) {
+		fprintf(stderr, "usage: colorguard cell %s CONFIG CELL\n", argv[0]);
+		return NULL;
+	}
+	if (!cell_name_ok(argv[2])) {
+		fprintf(stderr, "colorguard: cell %s: bad cell name\n", argv[0]);
+		return NULL;
+	}
+	*status = 1;
+	sys = cell_cli_load(argv[1], argv[2], cell);
+	if (sys && cell_state_create((*cell)->name, why, sizeof(why))) {
+		fprintf(stderr, "colorguard: cell %s: %s\n", argv[0], why);
+		cg_system_free(sys);
+		sys = NULL;
+	}
+	return sys;
+}
+
 int cell_cmd_create(int argc, char **argv)
 {
 	const struct cg_cell *cell;
 	struct cg_system *sys;
 	char why[600];
-	int rep[2];
+	int rep[2], status;
 	ssize_t n;
 	pid_t pid;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: colorguard cell create CONFIG CELL\n");
-		return 2;
-	}
-	if (!cell_name_ok(argv[2])) {
-		fprintf(stderr, "colorguard: cell create: bad cell name\n");
-		return 2;
-	}
-	sys = cell_cli_load(argv[1], argv[2], &cell);
+	sys = new_cell(argc, argv, &cell, &status);
 	if (!sys)
-		return 1;
-	if (cell_state_create(cell->name, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell create: %s\n", why);
-		cg_system_free(sys);
-		return 1;
-	}
+		return status;
 	if (pipe2(rep, O_CLOEXEC)) {
 		perror("colorguard: cell create: pipe");
 		cell_state_remove(cell->name);
@@ -95,25 +112,10 @@ int cell_cmd_supervise(int argc, char **argv)
 {
 	const struct cg_cell *cell;
 	struct cg_system *sys;
-	char why[600];
+	int status;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: colorguard cell supervise CONFIG CELL\n");
-		return 2;
-	}
-	if (!cell_name_ok(argv[2])) {
-		fprintf(stderr, "colorguard: cell supervise: bad cell name\n");
-		return 2;
-	}
-	sys = cell_cli_load(argv[1], argv[2], &cell);
-	if (!sys)
-		return 1;
-	if (cell_state_create(cell->name, why, sizeof(why))) {
-		fprintf(stderr, "colorguard: cell supervise: %s\n", why);
-		cg_system_free(sys);
-		return 1;
-	}
-	return cell_supervise(sys, cell, -1);
+	sys = new_cell(argc, argv, &cell, &status);
+	return sys ? cell_supervise(sys, cell, -1) : status;
 }
 
 /* Send one request to cell name; reply text (after the status line) in out. */
