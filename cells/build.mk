@@ -3,14 +3,15 @@
 # guest builds) and the inmates, flat binaries for the guest architecture
 # staged into $(GUEST)/cells/, which is the guest's /suites/cells/.
 
-# The runner: common part plus the arch file of the machine it runs on
+# The runner: common part plus the arch files of the machine it runs on
 # (the build machine for the host tool and the package, ARCH for the guest).
 CG_RUNNER_HOST_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
 CG_RUNNER_SRCS_HOST := $(wildcard cells/runner/*.c) \
-	cells/runner/arch/$(CG_RUNNER_HOST_ARCH).c
+	$(wildcard cells/runner/arch/$(CG_RUNNER_HOST_ARCH)*.c)
 CG_RUNNER_SRCS_GUEST := $(wildcard cells/runner/*.c) \
-	cells/runner/arch/$(if $(filter arm64,$(ARCH)),arm64,x86).c
-CG_RUNNER_HDRS := $(wildcard cells/runner/*.h) include/colorguard/cell_comm.h
+	$(wildcard cells/runner/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)*.c)
+CG_RUNNER_HDRS := $(wildcard cells/runner/*.h cells/runner/arch/*.h) \
+	include/colorguard/cell_comm.h
 CG_RUNNER_CFLAGS := -Icells/runner -Iscripts/colorguard -pthread
 
 # Inmates: -ffreestanding -nostdlib, our linker script, objcopy -O binary.
