@@ -140,7 +140,7 @@ def _results():
             ['results/x86_64-cells.tap', 'results/arm64-cells.tap'],
             'results/provenance.txt')
     _result('check-steps', 'make check: step times', 'make check',
-            'about 35 minutes on a fresh 2-core machine',
+            'up to 40 minutes on a fresh 2-core machine',
             ['results/steps.tsv'], 'results/provenance.txt')
     _result('interference-hw', 'The interference runner on real hardware',
             'scripts/interference/run --out build/interference',
