@@ -5,7 +5,12 @@
  * jobs= jobs (default 1000) it chases accesses= steps (default: every
  * line once) through a random cycle over ws= bytes (default 64K: a share
  * of the LLC), then streams over stream= bytes (default 16K). spin_us=
- * adds that much busy time to each job (an overrun on purpose). Results,
+ * adds that much busy time to each job (an overrun on purpose).
+ * llc_window=ID (1..1000) makes each job a window of the shared-LLC model
+ * (scripts/llcsim/: its modelled time is the job's, where guest time is
+ * TCG's); bwlock=PERMILLE holds the bandwidth lock over all jobs
+ * (bwlock_acquire(); results bwlock_status, 0 when served, and
+ * bwlock_forced, the runner's forced releases). Results,
  * written once at the end (no exit per job): jobs, period_ns,
  * deadline_ns (the period), misses (jobs that ended after it), early;
  * release-to-start latency lat_min_ns, lat_mean_ns, lat_max_ns;
@@ -14,6 +19,8 @@
  * jitter_ns (max - min); rate_mhz (jobs started per second, by the
  * inmate's clock); ws_bytes, stream_bytes, chase_accesses.
  */
+#include <colorguard/llcsim.h>
+
 #include "inmate.h"
 
 #define LINE	64
@@ -22,6 +29,7 @@ struct rt_job {
 	uintptr_t *chase;
 	volatile uint64_t *stream;
 	uint64_t accesses, stream_bytes, spin_ticks, sink;
+	unsigned int llc_window;	/* 0: no model window */
 };
 
 static void rt_job(uint32_t n, void *arg)
@@ -30,10 +38,14 @@ static void rt_job(uint32_t n, void *arg)
 	uint64_t start = ticks();
 
 	(void)n;
+	if (j->llc_window)
+		llcsim_window_start(j->llc_window);
 	j->sink += chase_run(j->chase, j->accesses);
 	j->sink = stream_rw(j->stream, j->stream_bytes, j->sink);
 	while (j->spin_ticks && ticks() - start < j->spin_ticks)
 		;
+	if (j->llc_window)
+		llcsim_window_end();
 }
 
 int inmate_main(void)
@@ -43,6 +55,9 @@ int inmate_main(void)
 	uint64_t ws = arg_u64("ws", 64 << 10);
 	uint64_t stream = arg_u64("stream", 16 << 10);
 	uint64_t spin_us = arg_u64("spin_us", 0);
+	uint64_t llc_window = arg_u64("llc_window", 0);
+	uint64_t bwlock = arg_u64("bwlock", 0);
+	int bwlock_status = 0;
 	uintptr_t heap = (uintptr_t)__image_end;
 	uint64_t end = comm->ram_base + comm->ram_size;
 	struct rt_job j = { 0 };
@@ -50,8 +65,10 @@ int inmate_main(void)
 	struct periodic_stats st;
 
 	if (!period_us || period_us > 10000000 || !jobs || jobs > 1000000 ||
-	    ws < LINE * 2 || stream < LINE || spin_us > 10000000)
-		inmate_fault(1, 0, 0, 0, "period_us, jobs, ws, stream or spin_us out of range");
+	    ws < LINE * 2 || stream < LINE || spin_us > 10000000 ||
+	    llc_window > 1000 || bwlock > 1000)
+		inmate_fault(1, 0, 0, 0,
+			     "period_us, jobs, ws, stream, spin_us, llc_window or bwlock out of range");
 	if ((uint64_t)heap + ws + stream > end)
 		inmate_fault(1, 0, 0, 0, "ws + stream do not fit the RAM above the image");
 	if (timer_init(0))
@@ -61,6 +78,7 @@ int inmate_main(void)
 	j.accesses = arg_u64("accesses", ws / LINE);
 	j.stream_bytes = stream;
 	j.spin_ticks = ns_to_ticks(spin_us * 1000);
+	j.llc_window = llc_window;
 	chase_build(j.chase, ws / LINE);
 	j.sink += chase_run(j.chase, ws / LINE);	/* warm up */
 	iprintf("rt-task: %llu jobs every %llu us, chase %llu KiB x %llu, stream %llu KiB, %s timer, %s\n",
@@ -71,9 +89,20 @@ int inmate_main(void)
 	t.jobs = jobs;
 	t.job = rt_job;
 	t.arg = &j;
+	if (bwlock) {
+		bwlock_status = bwlock_acquire(bwlock);
+		if (bwlock_status < 0)
+			inmate_fault(4, 0, 0, 0, "bwlock= in a cell without bwlock = true");
+	}
 	if (periodic_run(&t, &st))
 		inmate_fault(3, 0, 0, 0, "the periodic timer did not start");
+	if (bwlock && !bwlock_status)
+		bwlock_release();
 	periodic_report(&st);
+	if (bwlock) {
+		result_set("bwlock_status", bwlock_status);
+		result_set("bwlock_forced", comm->bwlock_forced);
+	}
 	result_set("ws_bytes", ws);
 	result_set("stream_bytes", stream);
 	result_set("chase_accesses", j.accesses);
