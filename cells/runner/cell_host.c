@@ -91,8 +91,8 @@ static int give_back(struct cell_host *h, char *why, size_t why_len)
 }
 
 int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
-		    const char *journal, struct cell_host **out,
-		    char *why, size_t why_len)
+		    unsigned int flags, const char *journal,
+		    struct cell_host **out, char *why, size_t why_len)
 {
 	char undo_why[256];
 	struct cell_host *h;
@@ -105,7 +105,7 @@ int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
 		cell_why(why, why_len, "cannot lock %s: %s", LOCK_FILE, strerror(errno));
 		return -EIO;
 	}
-	ret = cell_host_check(cfg, cell, why, why_len);
+	ret = cell_host_check(cfg, cell, flags, why, why_len);
 	if (ret) {
 		unlock_host(lock);
 		return ret;

@@ -79,19 +79,23 @@ struct cell_host;
  * online, root Linux's (not another partition's) and not all of root's;
  * its colors known to the running mm-color and disjoint from its
  * root_colors; its memory regions (sizes, whole pages) no more than the
- * free pages of its colors in mm-color's pool.
+ * free pages of its colors in mm-color's pool. With CELL_HOST_NO_COLOR in
+ * flags the cell's RAM is anonymous memory of every color (cell run
+ * --no-color, the unprotected control run): its colors and the pool are
+ * not checked.
  */
+#define CELL_HOST_NO_COLOR	0x1u
 int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
-		    char *why, size_t why_len);
+		    unsigned int flags, char *why, size_t why_len);
 
 /*
- * Check, then claim (see above). journal: the journal's file, made 0600
+ * Check with flags, then claim (see above). journal: the journal's file, made 0600
  * (one that exists is refused: a claim not given back). *out holds the
  * claim.
  */
 int cell_host_claim(const struct cg_config *cfg, const struct cg_cell *cell,
-		    const char *journal, struct cell_host **out,
-		    char *why, size_t why_len);
+		    unsigned int flags, const char *journal,
+		    struct cell_host **out, char *why, size_t why_len);
 
 /* Move process pid (all its threads) into the cell's partition. */
 int cell_host_enter(struct cell_host *h, pid_t pid, char *why,

@@ -47,7 +47,7 @@ static void cpu_owner(unsigned int cpu, char *name, size_t len)
 }
 
 int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
-		    char *why, size_t why_len)
+		    unsigned int flags, char *why, size_t why_len)
 {
 	struct hvc_mask cpus, online, root, colors, rootc, both;
 	char buf[VAL_MAX], path[PATH_MAX], owner[64];
@@ -109,6 +109,8 @@ int cell_host_check(const struct cg_config *cfg, const struct cg_cell *cell,
 		return -EBUSY;
 	}
 
+	if (flags & CELL_HOST_NO_COLOR)
+		return 0;
 	/* Memory: the running mm-color, not the config's idea of it. */
 	if (host_read_line(MMC_DIR "/nr_colors", buf, sizeof(buf))) {
 		cell_why(why, why_len, "mm-color is not loaded (%s): a cell's memory comes from /dev/mm-color",

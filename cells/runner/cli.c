@@ -42,7 +42,8 @@ static const char run_usage[] =
 "  stats and (--results) results, destroy it.\n"
 "  --timeout S     watchdog: a cell still running after S s fails (default 60)\n"
 "  --shutdown N    once the inmate runs, send it N shutdown requests\n"
-"  --no-color      control run: anonymous memory instead of /dev/mm-color\n"
+"  --no-color      control run: anonymous memory of every color instead of\n"
+"                  /dev/mm-color (colors not checked against root's)\n"
 "  --check-colors LIST  count pages in LIST instead of the cell's colors\n"
 "SIGINT, SIGTERM and SIGHUP stop the cell; everything is given back.\n"
 "Exit status: 0 the cell shut down, 1 refused or failed, 2 usage,\n"
@@ -253,7 +254,9 @@ static int cmd_run(int argc, char **argv)
 	if (!ret) {
 		have_state = true;
 		cell_state_path(cell->name, "journal", journal, sizeof(journal));
-		ret = cell_host_claim(cfg, cell, journal, &host, why, sizeof(why));
+		ret = cell_host_claim(cfg, cell,
+				      o.no_color ? CELL_HOST_NO_COLOR : 0,
+				      journal, &host, why, sizeof(why));
 	}
 	if (!ret)
 		ret = cell_host_enter_threads(host, threads, sizeof(threads),

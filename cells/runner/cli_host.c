@@ -148,7 +148,7 @@ int cell_cmd_exec(int argc, char **argv)
 		return 1;
 	}
 	cell_state_path(name, "journal", journal, sizeof(journal));
-	ret = cell_host_claim(&sys->cfg, cell, journal, &h, why, sizeof(why));
+	ret = cell_host_claim(&sys->cfg, cell, 0, journal, &h, why, sizeof(why));
 	cg_system_free(sys);
 	if (ret) {
 		fprintf(stderr, "colorguard: cell exec: %s\n", why);

@@ -314,7 +314,7 @@ int cell_supervise(struct cg_system *sys, const struct cg_cell *cell,
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	cell_state_path(cell->name, "journal", path, sizeof(path));
-	ret = cell_host_claim(&sys->cfg, cell, path, &s.host, why, sizeof(why));
+	ret = cell_host_claim(&sys->cfg, cell, 0, path, &s.host, why, sizeof(why));
 	if (!ret) {
 		ret = cell_vmproc_spawn(&sys->cfg, cell, s.host, stdout, &s.vp,
 					why, sizeof(why));
