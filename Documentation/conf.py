@@ -123,6 +123,13 @@ def _results():
                 ['llc-report/%s-llc-report.txt' % arch],
                 'llc-report/%s-provenance.txt' % arch,
                 'llc-report/%s-llc-report.png' % arch)
+        _result('rt-report-' + arch, 'Real-time cell next to a hog: '
+                'timer latency and periodic task, ' + arch,
+                'make rt-report ARCH=' + arch,
+                'two VM boots running KVM, plain TCG and with the LLC model',
+                ['rt-report/%s-rt-report.txt' % arch],
+                'rt-report/%s-provenance.txt' % arch,
+                'rt-report/%s-rt-report.png' % arch)
     bench = os.path.join(BUILD, 'bench')
     taps = sorted(os.path.join('bench', f) for f in os.listdir(bench)
                   if f.endswith('.tap') and not f.endswith('-vm.tap')

@@ -36,3 +36,19 @@ check-vm vm-shell check-negative: guest-tools
 
 # Host test of the runner's report: summary and plot from recorded samples.
 HOST_TAP_TESTS += selftests/interference/host-report
+
+# The real-time cell next to the hog (selftests/interference/rt.sh): one
+# plain TCG boot (the mechanics; times are the host's) and one under the
+# shared-LLC model (rt-llc.sh), both running KVM; the table and the plot
+# (selftests/interference/rt-report) in build/rt-report/, with their
+# provenance. Not part of make check (several minutes a boot).
+.PHONY: rt-report
+rt-report: modules guest guest-tools llcsim
+	@mkdir -p $(BUILD)/rt-report
+	@scripts/provenance "make rt-report ARCH=$(ARCH)" $(ARCH):debian \
+		> $(BUILD)/rt-report/$(ARCH)-provenance.txt
+	-VM_KVM=1 scripts/vm/run --arch $(ARCH) --results $(BUILD)/rt-report interference/rt.sh
+	-VM_KVM=1 scripts/vm/run --arch $(ARCH) --results $(BUILD)/rt-report interference/rt-llc.sh
+	selftests/interference/rt-report $(BUILD)/rt-report $(ARCH)
+# Host test of its table: two boots' results and a model TSV, by hand.
+HOST_TAP_TESTS += selftests/interference/host-rt
