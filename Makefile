@@ -23,6 +23,7 @@
 #                              kernel-doc, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
 #   make llc-report ARCH=arm64 the interference scenario under the LLC model
+#   make rt-report ARCH=arm64  a real-time cell next to a hog: TCG and the model
 #   make docs                  Documentation/ as HTML in build/docs/html (Sphinx, -W)
 #   make check-docs            make docs, the names the docs use, the man pages
 
@@ -262,9 +263,11 @@ CHECK_FULL_VM := $(foreach k,$(KERNELS),x86_64:$(k) arm64:$(k))
 # Work that needs little CPU time of its own, or can wait for idle CPU,
 # runs in the background at nice 19 beside the VM boots, which leave about
 # one core of two idle (scripts/background-step): first the debug kernels'
-# builds (scripts/debug-kernel/build, 10-13 minutes on 2 cores), then the
-# packages' install test (check-pkg-install: downloads, dpkg, debootstrap
-# and DKMS, 3-5 minutes). The boots on the debug kernels come last, so that
+# builds (scripts/debug-kernel/build, 10-13 minutes on 2 cores), which start
+# before install-deps all (the build needs only install-deps debug; the
+# downloads and dpkg leave CPU idle), then, once install-deps all is done
+# (one apt-get at a time), the packages' install test (check-pkg-install:
+# downloads, dpkg, debootstrap and DKMS, 3-5 minutes). The boots on the debug kernels come last, so that
 # their build has the most time to finish (a boot waits for it on the
 # build's lock), and the check-pkg step at the end collects the install
 # test's output and boots the modules DKMS built. At nice 19 the
@@ -274,6 +277,7 @@ CHECK_DEBUG_ARCHES = $(sort $(patsubst %:debug,%,$(filter %:debug,\
 check-background:
 	@$(foreach a,$(CHECK_DEBUG_ARCHES),scripts/debug-kernel/build $(a) \
 		> $(BUILD)/debug-kernel-$(a).log 2>&1 & ) wait
+	@while [ ! -f $(BUILD)/check-deps-done ]; do sleep 2; done
 	@$(if $(CHECK_PKG),scripts/tap-run --step $(CHECK_PKG)-install --prefix pkg \
 		--out $(RESULTS) -- $(MAKE) --no-print-directory $(CHECK_PKG)-install)
 
@@ -316,11 +320,12 @@ check:
 	@rm -rf $(RESULTS) && mkdir -p $(RESULTS) && date +%s > $(BUILD)/check-start
 	@scripts/provenance "make check" $(sort $(CHECK_VM) $(CHECK_CELLS) $(CHECK_ICOUNT) \
 		$(CHECK_LLC) $(CHECK_NEGATIVE)) > $(RESULTS)/provenance.txt
-	@scripts/tap-run --step install-deps --prefix deps- --out $(RESULTS) -- \
-		scripts/install-deps all
 	@$(if $(CHECK_DEBUG_ARCHES),scripts/install-deps debug)
+	@rm -f $(BUILD)/check-deps-done
 	@scripts/background-step start check-background $(BUILD) -- \
 		$(MAKE) --no-print-directory check-background
+	@scripts/tap-run --step install-deps --prefix deps- --out $(RESULTS) -- \
+		scripts/install-deps all; rc=$$?; touch $(BUILD)/check-deps-done; exit $$rc
 	-@scripts/tap-run --step check-host --prefix host- --out $(RESULTS) -- \
 		$(MAKE) --no-print-directory check-host
 	-@scripts/tap-run --step check-docs --prefix docs --out $(RESULTS) -- \
