@@ -29,7 +29,7 @@ rt_line() {
 	echo "latency $(result "$1" lat_min_ns)/$(result "$1" lat_mean_ns)/$(result "$1" lat_max_ns) ns, WCET $(result "$1" wcet_ns) ns (mean $(result "$1" exec_mean_ns)), response max $(result "$1" resp_max_ns) ns, jitter $(result "$1" jitter_ns) ns, misses $(result "$1" misses)"
 }
 
-RT_JOBS=200
+RT_JOBS=500
 RT_HZ=500
 run rt $CFG rt rt-task.bin -s "period_us=$((1000000 / RT_HZ)) jobs=$RT_JOBS" --results --timeout 60
 if [ "$RC" = 0 ] && has rt '^cell rt: shut down$' && [ "$(result rt jobs)" = $RT_JOBS ] &&
