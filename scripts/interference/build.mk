@@ -43,12 +43,21 @@ HOST_TAP_TESTS += selftests/interference/host-report
 # (selftests/interference/rt-report) in build/rt-report/, with their
 # provenance. Not part of make check (several minutes a boot).
 .PHONY: rt-report
-rt-report: modules guest guest-tools llcsim
+# A boot that fails still leaves the other boot and the report to run;
+# make then fails, and the report has no figures of an earlier run.
+rt-report: rt-report-deps
+	@$(MAKE) --no-print-directory modules guest guest-tools llcsim ARCH=$(ARCH)
 	@mkdir -p $(BUILD)/rt-report
+	@rm -f $(BUILD)/rt-report/$(ARCH)-interference-rt*.tap $(BUILD)/rt-report/$(ARCH)-llc*.tsv
 	@scripts/provenance "make rt-report ARCH=$(ARCH)" $(ARCH):debian \
 		> $(BUILD)/rt-report/$(ARCH)-provenance.txt
-	-VM_KVM=1 scripts/vm/run --arch $(ARCH) --results $(BUILD)/rt-report interference/rt.sh
-	-VM_KVM=1 scripts/vm/run --arch $(ARCH) --results $(BUILD)/rt-report interference/rt-llc.sh
-	selftests/interference/rt-report $(BUILD)/rt-report $(ARCH)
+	@rc=0; \
+	VM_KVM=1 scripts/vm/run --arch $(ARCH) --results $(BUILD)/rt-report interference/rt.sh || rc=1; \
+	VM_KVM=1 scripts/vm/run --arch $(ARCH) --results $(BUILD)/rt-report interference/rt-llc.sh || rc=1; \
+	selftests/interference/rt-report $(BUILD)/rt-report $(ARCH) || rc=1; \
+	exit $$rc
+.PHONY: rt-report-deps
+rt-report-deps:
+	@scripts/install-deps all
 # Host test of its table: two boots' results and a model TSV, by hand.
 HOST_TAP_TESTS += selftests/interference/host-rt

@@ -38,7 +38,7 @@ fi
 HZ=1000 PERIOD_US=2000
 LOCK=100	# per mille of root's budget while the cell holds the lock
 CONFIGS="solo none color memguard both both+lock"
-tap_plan 14
+tap_plan 15
 rd() { cat "$1" 2>/dev/null; }
 result() { sed -n "s/^result $2 //p" "$1.out" | head -n 1; }
 
@@ -48,9 +48,9 @@ if [ "$CG_ARCH" = x86_64 ]; then
 	done
 fi
 if [ ! -c /dev/kvm ]; then
-	for c in modules apply $CONFIGS; do
+	for c in modules apply $CONFIGS hwrun; do
 		tap_skip "$c" "no /dev/kvm in this guest (scripts/vm/run VM_KVM=1)"
-		case $c in modules|apply) ;; *) tap_skip "$c: rt-task" "no /dev/kvm" ;; esac
+		case $c in modules|apply|hwrun) ;; *) tap_skip "$c: rt-task" "no /dev/kvm" ;; esac
 	done
 	tap_done
 	exit 0
@@ -90,6 +90,11 @@ cell() {
 # config NAME ID HOG(0|1) COLORED(0|1) [LOCK]
 config() {
 	[ "$3" = 1 ] && hog_start
+	# Where root Linux's fresh memory lands now, as the hog's did.
+	./critbench --mode chase --size 16M --ops 1000 --cpu 1 --verify \
+		--check-colors 0-7 > "$1-root.out" 2>&1
+	tap_diag "$1: root colors $(rd $C/root_colors), fresh root memory in colors 0-7:" \
+		"$(sed -n 's/.* in_colors=\([0-9]*\).*/\1/p' "$1-root.out")/$(sed -n 's/.* pages=\([0-9]*\).*/\1/p' "$1-root.out") pages"
 	echo 1 > $M/reset_stats
 	cell "$1-timer" timer-latency.bin "hz=$HZ samples=$TICKS" "$4"
 	_trc=$?
@@ -100,7 +105,8 @@ config() {
 	cell "$1-task" rt-task.bin \
 		"period_us=$PERIOD_US jobs=$JOBS ws=256K stream=64K$_w$_lk" "$4"
 	_jrc=$?
-	tap_diag "$1: CPU 1 held in $(rd $M/cpu1/throttled_periods) of $(rd $M/cpu1/periods) periods"
+	tap_diag "$1: CPU 1 held in $(rd $M/cpu1/throttled_periods) of $(rd $M/cpu1/periods) periods;" \
+		"transparent huge pages in use $(sed -n 's/^AnonHugePages: *//p' /proc/meminfo)"
 	hog_stop
 	emit "$1-timer" "$1" timer
 	emit "$1-task" "$1" task
@@ -132,5 +138,17 @@ config memguard 4 1 0
 echo 0-7 > $C/root_colors
 config both 5 1 1
 config both+lock 6 1 1 $LOCK
+# The real-hardware runner's latency mode (scripts/interference/run, here
+# hwrun) makes the same table on a board; its short mode here.
+if [ "$CG_LLC" = 1 ]; then
+	tap_skip "hwrun --latency --dry-run" "plain boot only (slow under the model)"
+else
+	./hwrun --latency $CFG:rt --inmates ../cells --dry-run --out hwlat > hwlat.log 2>&1
+	_rc=$?
+	sed 's/^/# /' hwlat/summary.txt 2>/dev/null
+	[ $_rc = 0 ] || tail -n 20 hwlat.log | sed 's/^/# /'
+	tap_check "hwrun --latency $CFG:rt --dry-run: every configuration ran (status $_rc)" \
+		test $_rc = 0 -a -s hwlat/summary.txt
+fi
 echo 0 > $M/enable
 tap_done
