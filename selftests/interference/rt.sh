@@ -14,7 +14,8 @@
 # window (llc_window= 30 + the configuration's number), whose modelled time
 # selftests/interference/rt-report reads from the plugin's TSV.
 # The points check the mechanics only: every configuration ran, every
-# tick arrived, none was lost, every job ran, the lock was served. Each
+# tick arrived, none was lost, every job ran, the lock was served, and in
+# the plain boot ticks and jobs came at their rate within 1 %. Each
 # run's results go out as "# rt-result CONFIG DEMO NAME VALUE" lines.
 . ../lib/tap.sh
 . ../lib/static_keys.sh
@@ -22,9 +23,12 @@
 M=/sys/kernel/memguard
 C=/sys/kernel/mm/color
 # demo.cfg's system, the cell rt granted the bandwidth lock for a whole
-# run (memguard's module-wide limit, 10 s, still applies).
+# run (memguard's module-wide limit, 10 s, still applies), with 4 MiB of
+# RAM instead of 32: the demos use 320 KiB of it, and under the model
+# every byte the runner maps and clears costs its share.
 CFG=./rt.cfg
-awk '{ print } /type = "critical";/ {
+awk '/virt = "0";/ { sub(/size = "32M"/, "size = \"4M\"") } { print }
+	/type = "critical";/ {
 	print "\t\tbwlock = true;"; print "\t\tbwlock_max_hold_ms = 10000;" }' \
 	demo.cfg > $CFG
 if [ "$CG_ARCH" = arm64 ]; then EV=cycles; else EV=sw:cpu-clock; fi
@@ -41,6 +45,13 @@ CONFIGS="solo none color memguard both both+lock"
 tap_plan 15
 rd() { cat "$1" 2>/dev/null; }
 result() { sed -n "s/^result $2 //p" "$1.out" | head -n 1; }
+# rate_ok NAME HZ: the run's rate within 1 % of HZ by the inmate's clock;
+# not checked under the model, which slows the guest unevenly
+rate_ok() {
+	[ "$CG_LLC" = 1 ] && return 0
+	_r=$(result "$1" rate_mhz)
+	[ -n "$_r" ] && [ "$_r" -ge $(($2 * 990)) ] && [ "$_r" -le $(($2 * 1010)) ]
+}
 
 if [ "$CG_ARCH" = x86_64 ]; then
 	for m in irqbypass ccp kvm kvm-amd; do
@@ -112,19 +123,20 @@ config() {
 	emit "$1-task" "$1" task
 	_c=$(result "$1-timer" count)
 	_l=$(result "$1-timer" lost)
-	if [ "$_trc" = 0 ] && [ "$_c" = "$TICKS" ] && [ "$_l" = 0 ]; then
-		tap_ok "$1: timer-latency, all $TICKS ticks at $HZ Hz taken, none lost (rate $(result "$1-timer" rate_mhz) mHz)"
+	if [ "$_trc" = 0 ] && [ "$_c" = "$TICKS" ] && [ "$_l" = 0 ] && rate_ok "$1-timer" $HZ; then
+		tap_ok "$1: timer-latency, all $TICKS ticks at $HZ Hz taken, none lost, rate $(result "$1-timer" rate_mhz) mHz"
 	else
 		sed 's/^/# /' "$1-timer.out" | grep -v lat_log2 | head -n 20
-		tap_not_ok "$1: timer-latency (status $_trc, $_c of $TICKS ticks, lost $_l)"
+		tap_not_ok "$1: timer-latency (status $_trc, $_c of $TICKS ticks, lost $_l, rate $(result "$1-timer" rate_mhz) mHz)"
 	fi
 	_j=$(result "$1-task" jobs)
 	_s=$(result "$1-task" bwlock_status)
-	if [ "$_jrc" = 0 ] && [ "$_j" = "$JOBS" ] && { [ -z "$5" ] || [ "$_s" = 0 ]; }; then
-		tap_ok "$1: rt-task, all $JOBS jobs run every $PERIOD_US us${5:+, the bandwidth lock served}"
+	if [ "$_jrc" = 0 ] && [ "$_j" = "$JOBS" ] && { [ -z "$5" ] || [ "$_s" = 0 ]; } &&
+	   rate_ok "$1-task" $((1000000 / PERIOD_US)); then
+		tap_ok "$1: rt-task, all $JOBS jobs run every $PERIOD_US us, rate $(result "$1-task" rate_mhz) mHz${5:+, the bandwidth lock served}"
 	else
 		sed 's/^/# /' "$1-task.out" | head -n 20
-		tap_not_ok "$1: rt-task (status $_jrc, $_j of $JOBS jobs${5:+, lock status '$_s'})"
+		tap_not_ok "$1: rt-task (status $_jrc, $_j of $JOBS jobs, rate $(result "$1-task" rate_mhz) mHz${5:+, lock status '$_s'})"
 	fi
 }
 
