@@ -79,6 +79,25 @@ bool mg_event_wakes_in_irq(const struct mg_event_spec *spec)
 }
 
 /**
+ * mg_event_moves_stopped() - must a counter stop for its overflow point to move?
+ * @spec: the event
+ *
+ * perf_event_period() leaves a counter's period left at zero. PMU events
+ * and the hrtimer-driven software clocks reload the whole new period from
+ * that as they restart; the other software events (faults, context
+ * switches, ...) take it up only when the counter is enabled, and an
+ * enabled one overflows at its very next event instead, a period early.
+ *
+ * Return: true if the counter must be disabled around perf_event_period().
+ */
+bool mg_event_moves_stopped(const struct mg_event_spec *spec)
+{
+	return !spec->none && spec->type == PERF_TYPE_SOFTWARE &&
+	       spec->config != PERF_COUNT_SW_CPU_CLOCK &&
+	       spec->config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/**
  * mg_counter_install() - a CPU's slot takes a new counter
  * @mc: the CPU, under its mc->lock
  * @slot: the slot
@@ -98,6 +117,9 @@ void mg_counter_install(struct mg_cpu *mc, enum mg_slot slot,
 	WRITE_ONCE(mc->event[slot], event);
 	if (event && mg_event_wakes_in_irq(spec))
 		set_bit(slot, &mc->irq_wake);
+	clear_bit(slot, &mc->move_stopped);
+	if (event && mg_event_moves_stopped(spec))
+		set_bit(slot, &mc->move_stopped);
 	mc->counting[slot] = false;
 	clear_bit(slot, &mc->fired);
 	mc->zero_periods[slot] = 0;

@@ -109,6 +109,8 @@ struct mg_cpu {
 	unsigned long fired;
 	/* slots whose overflow may wake the thread from the handler */
 	unsigned long irq_wake;
+	/* slots whose overflow point moves only while disabled (counter.c) */
+	unsigned long move_stopped;
 	/*
 	 * A slot's arming: counted up by the thread after each move of the
 	 * overflow point, copied by the handler at an overflow. An overflow
@@ -275,6 +277,7 @@ void mg_cpus_stop(void);
 /* counter.c */
 void mg_event_default(enum mg_slot slot, struct mg_event_spec *spec);
 bool mg_event_wakes_in_irq(const struct mg_event_spec *spec);
+bool mg_event_moves_stopped(const struct mg_event_spec *spec);
 void mg_counter_install(struct mg_cpu *mc, enum mg_slot slot,
 			struct perf_event *event,
 			const struct mg_event_spec *spec);

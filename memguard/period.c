@@ -48,7 +48,9 @@ void mg_timebase_set(u32 period_us)
  * it (memguard sets no event limit), so no stop perf queues can strike
  * after a boundary, on any kernel. Only the hold decision stops one, a
  * counter over its budget, itself, and the next boundary enables it
- * again. perf_event_period() also restarts a counter perf throttled. An
+ * again. perf_event_period() also restarts a counter perf throttled; a
+ * software event other than a clock moves only while disabled
+ * (counter.c, mg_event_moves_stopped()), so it is stopped around it. An
  * overflow of the new point taken before @mc->arm_seq counts up passes
  * for a stale one: a budget that small overflows again at once.
  */
@@ -56,6 +58,10 @@ void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
 {
 	struct perf_event *ev = mc->event[s];
 
+	if (mc->counting[s] && test_bit(s, &mc->move_stopped)) {
+		perf_event_disable(ev);
+		mc->counting[s] = false;
+	}
 	perf_event_period(ev, period);
 	if (!mc->counting[s]) {
 		perf_event_enable(ev);
