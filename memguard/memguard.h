@@ -71,6 +71,8 @@ struct mg_stats {
 	u64 idle_holds;
 	/* counted periods in which an armed counter did not count */
 	u64 stalled_periods;
+	/* boundaries at which a counter's overflow point stayed */
+	u64 points_kept;
 };
 
 /* Work bits for the per-CPU thread. */
@@ -120,6 +122,14 @@ struct mg_cpu {
 	 */
 	u32 arm_seq[MG_NR_SLOTS];
 	u32 fired_seq[MG_NR_SLOTS];
+	/*
+	 * A slot's overflow point as a count: the count read before its
+	 * last move plus the period it moved by. @kept: the point stayed
+	 * across a boundary (period.c), so an overflow there may come
+	 * before the period's allowance is used up.
+	 */
+	u64 point[MG_NR_SLOTS];
+	bool kept[MG_NR_SLOTS];
 	/*
 	 * Counts are never reset: a period's events are the count at its
 	 * end minus @count_base, the count at its start; @running_base is
@@ -295,7 +305,7 @@ void mg_thread_fn(unsigned int cpu);
 
 /* period.c; all but mg_timebase_set() run in the holder thread. */
 void mg_timebase_set(u32 period_us);
-void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period);
+void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, u64 count);
 void mg_resync(struct mg_cpu *mc);
 void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim);
 

@@ -43,6 +43,7 @@ void mg_timebase_set(u32 period_us)
  * @mc: the CPU, from its holder thread
  * @s: the slot
  * @period: the events until the overflow (MG_COUNT_ONLY_PERIOD: none)
+ * @count: the slot's count as last read, where the new point starts
  *
  * A counter is enabled here and otherwise only moved: perf never stops
  * it (memguard sets no event limit), so no stop perf queues can strike
@@ -52,9 +53,12 @@ void mg_timebase_set(u32 period_us)
  * software event other than a clock moves only while disabled
  * (counter.c, mg_event_moves_stopped()), so it is stopped around it. An
  * overflow of the new point taken before @mc->arm_seq counts up passes
- * for a stale one: a budget that small overflows again at once.
+ * for a stale one: a budget that small overflows again at once. The
+ * point as a count is @count plus @period; the events counted between
+ * that read and the move fall before the real point (as a boundary's
+ * own work does).
  */
-void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
+void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period, u64 count)
 {
 	struct perf_event *ev = mc->event[s];
 
@@ -68,6 +72,8 @@ void mg_arm(struct mg_cpu *mc, enum mg_slot s, u64 period)
 		mc->counting[s] = true;
 		mc->enabled_at[s] = local_clock();
 	}
+	mc->point[s] = count + period;
+	mc->kept[s] = false;
 	/* After the move: an overflow before it must not pass for a new one. */
 	WRITE_ONCE(mc->arm_seq[s], mc->arm_seq[s] + 1);
 }
@@ -218,23 +224,25 @@ static void mg_take_elapsed(struct mg_cpu *mc, struct mg_elapsed *e)
  * something memguard did not do stopped it, and the CPU ran unregulated.
  * Count it, trace it and enable the counter again: perf_event_enable()
  * restarts a counter that was disabled or in error (a throttled one
- * restarts with the move of its overflow point that follows). A held
+ * restarts with the move of its overflow point that follows: the
+ * returned slots must move theirs). A held
  * period is no stall (the counter reached its budget; the hold stopped
  * it), nor one in which perf's clock did not advance by half a period:
  * running times are in that clock, which, without a stable TSC, may
  * stand still up to a tick while ktime goes on (seen in x86 TCG guests).
  */
-static void mg_check_stall(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
-			   const u64 ran[MG_NR_SLOTS],
-			   const u64 allowance[MG_NR_SLOTS],
-			   const struct mg_elapsed *e, bool monitor)
+static unsigned long mg_check_stall(struct mg_cpu *mc,
+				    const u64 used[MG_NR_SLOTS],
+				    const u64 ran[MG_NR_SLOTS],
+				    const u64 allowance[MG_NR_SLOTS],
+				    const struct mg_elapsed *e, bool monitor)
 {
 	bool busy = e->idle_ns < mc->period_ns / 2;
-	bool stalled = false;
+	unsigned long stalled = 0;
 	int s;
 
 	if (mc->period_throttled || e->clock_ns < mc->period_ns / 2)
-		return;
+		return 0;
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s])
 			continue;
@@ -246,24 +254,55 @@ static void mg_check_stall(struct mg_cpu *mc, const u64 used[MG_NR_SLOTS],
 				       mc->counting[s],
 				       mc->clock_base - mc->enabled_at[s]);
 		perf_event_enable(mc->event[s]);
-		stalled = true;
+		stalled |= BIT(s);
 	}
 	if (stalled)
 		mc->stats.stalled_periods++;
+	return stalled;
 }
 
-/* Every counter armed for the new period's allowances. */
-static void mg_arm_all(struct mg_cpu *mc, bool monitor)
+/*
+ * May a slot's overflow point stay where it is for a new period that
+ * wants it @period events ahead (MG_COUNT_ONLY_PERIOD: count only)? Yes
+ * if the counter counts and the point lies between half of @period and
+ * @period ahead of the count just read: then it comes too early at worst
+ * (mg_overflow() reads the count there and moves it on), and only after
+ * a burst of more than half the allowance; a count-only point stays
+ * count-only. Saves a boundary its perf_event_period() call on a CPU
+ * below its budget, the common case of an armed CPU.
+ */
+static bool mg_point_stays(const struct mg_cpu *mc, int s, u64 period)
 {
+	u64 ahead = mc->point[s] - mc->count_base[s];
+
+	return mc->counting[s] && mc->point[s] > mc->count_base[s] &&
+	       ahead <= period && ahead >= period / 2;
+}
+
+/*
+ * Every counter armed for the new period's allowances; the slots in
+ * @may_stay keep their overflow points where mg_point_stays() allows.
+ * A kept point still counts as a new arming: an overflow raised before
+ * this boundary belongs to the period that ended.
+ */
+static void mg_arm_all(struct mg_cpu *mc, bool monitor, unsigned long may_stay)
+{
+	u64 period;
 	int s;
 
 	for (s = 0; s < MG_NR_SLOTS; s++) {
 		if (!mc->event[s])
 			continue;
-		if (mc->allowance[s] == MG_UNLIMITED || monitor)
-			mg_arm(mc, s, MG_COUNT_ONLY_PERIOD);
-		else
-			mg_arm(mc, s, mc->allowance[s]);
+		period = mc->allowance[s];
+		if (period == MG_UNLIMITED || monitor)
+			period = MG_COUNT_ONLY_PERIOD;
+		if (test_bit(s, &may_stay) && mg_point_stays(mc, s, period)) {
+			mc->kept[s] = true;
+			mc->stats.points_kept++;
+			WRITE_ONCE(mc->arm_seq[s], mc->arm_seq[s] + 1);
+			continue;
+		}
+		mg_arm(mc, s, period, mc->count_base[s]);
 	}
 }
 
@@ -322,7 +361,7 @@ void mg_resync(struct mg_cpu *mc)
 	mg_read_all(mc, used, ran);
 	mg_take_elapsed(mc, &e);
 	mg_assign_budgets(mc, READ_ONCE(mg_config.line_size), false);
-	mg_arm_all(mc, READ_ONCE(mg_config.monitor));
+	mg_arm_all(mc, READ_ONCE(mg_config.monitor), 0);
 }
 
 /**
@@ -335,13 +374,15 @@ void mg_resync(struct mg_cpu *mc)
  * each period is a difference of counts), updates the statistics, checks
  * that every counter counted, assigns the new period's budgets (donating
  * to the reclaim pool, which predicts from the ended period) and moves
- * each counter's overflow point: two perf calls per counter.
+ * each counter's overflow point, or keeps it where it may stay
+ * (mg_point_stays()): one or two perf calls per counter.
  */
 void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 {
 	u64 used[MG_NR_SLOTS] = { 0 }, ran[MG_NR_SLOTS] = { 0 };
 	ktime_t t0 = ktime_get();
 	bool monitor = READ_ONCE(mg_config.monitor);
+	unsigned long stalled = 0;
 	struct mg_elapsed e;
 	u64 idx, cost, lat;
 	bool counted;
@@ -364,11 +405,13 @@ void mg_boundary(struct mg_cpu *mc, u32 line_size, bool reclaim)
 	mg_take_elapsed(mc, &e);
 	if (counted) {
 		mg_account(mc, used, mc->allowance);
-		mg_check_stall(mc, used, ran, mc->allowance, &e, monitor);
+		stalled = mg_check_stall(mc, used, ran, mc->allowance, &e,
+					 monitor);
 	}
 	mg_next_period(mc, idx);
 	mg_assign_budgets(mc, line_size, reclaim);
-	mg_arm_all(mc, monitor);
+	/* Reclaim's donations are per period: its points always move. */
+	mg_arm_all(mc, monitor, reclaim ? 0 : ~stalled);
 
 	cost = ktime_to_ns(ktime_sub(ktime_get(), t0));
 	mc->stats.boundary_ns_total += cost;

@@ -242,9 +242,12 @@ void mg_update_armed(struct mg_cpu *mc, bool force)
  * current arming reached its allowance then (older ones belong to a point
  * since moved, by a boundary or a reclaim: stale); with reclaim the
  * thread reads its count and asks the pool for more, otherwise it counts
- * as used up. A slot over its budget stops counting until the boundary,
- * with or without a hold (perf would raise an overflow every allowance
- * events otherwise, and a time-like event would count the hold); one
+ * as used up. An overflow at a point kept from an earlier period
+ * (period.c) may come early: the thread reads the count and, below the
+ * allowance, moves the point to the allowance's end instead. A slot
+ * over its budget stops counting until the boundary, with or without a
+ * hold (perf would raise an overflow every allowance events otherwise,
+ * and a time-like event would count the hold); one
  * that did not fire goes on counting through the hold (what the CPU's
  * interrupts do then is its traffic too). The boundary re-arms both.
  */
@@ -271,14 +274,21 @@ static void mg_overflow(struct mg_cpu *mc, struct mg_hold_plan *h)
 		hit = true;
 		h->used[s] = mc->allowance[s];
 		more = 0;
-		if (reclaim) {
+		if (reclaim || mc->kept[s]) {
 			h->used[s] = perf_event_read_value(mc->event[s],
 							   &enabled, &running) -
 				     mc->count_base[s];
-			more = mg_reclaim_take(mc, s, h->used[s]);
+			/* A kept point came before the allowance's end. */
+			if (h->used[s] < mc->allowance[s] && mc->kept[s]) {
+				mg_arm(mc, s, mc->allowance[s] - h->used[s],
+				       mc->count_base[s] + h->used[s]);
+				continue;
+			}
 		}
+		if (reclaim)
+			more = mg_reclaim_take(mc, s, h->used[s]);
 		if (more)
-			mg_arm(mc, s, more);
+			mg_arm(mc, s, more, mc->count_base[s] + h->used[s]);
 		else
 			over |= BIT(s);
 	}

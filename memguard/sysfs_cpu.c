@@ -139,6 +139,7 @@ MG_STAT(hold_delay_ns_max, hold_delay_ns_max);
 MG_STAT(hold_delay_ns_total, hold_delay_ns_total);
 MG_STAT(idle_holds, idle_holds);
 MG_STAT(stalled_periods, stalled_periods);
+MG_STAT(points_kept, points_kept);
 
 /* The overflow-to-hold histogram: MG_DELAY_BUCKETS counts on one line. */
 static ssize_t mg_hold_delay_hist_show(const struct mg_file *file,
@@ -186,6 +187,7 @@ static struct attribute *mg_cpu_attrs[] = {
 	&mg_file_hold_delay_hist.attr,
 	&mg_stat_idle_holds.attr,
 	&mg_stat_stalled_periods.attr,
+	&mg_stat_points_kept.attr,
 	NULL,
 };
 

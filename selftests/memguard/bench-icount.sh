@@ -48,7 +48,7 @@ overhead() {
 		OUT=$(./spin -n 100 1); B=$(col 1 2)
 		[ -n "$A" ] && [ -n "$B" ] && R="$R $(awk -v a="$A" -v b="$B" 'BEGIN { printf "%.4f", b / a }')"
 		P=$(cat $M/cpu1/periods)
-		tap_diag "| $1 us run $i | unarmed $A ns | armed $B ns | $P periods, boundary mean $(($(cat $M/cpu1/boundary_ns_total) / (P + (P == 0)))) ns |"
+		tap_diag "| $1 us run $i | unarmed $A ns | armed $B ns | $P periods, boundary mean $(($(cat $M/cpu1/boundary_ns_total) / (P + (P == 0)))) ns, $(cat $M/cpu1/points_kept 2>/dev/null || echo -) points kept |"
 	done
 	MR=$(median $R)
 	OV=$(awk -v r="$MR" 'BEGIN { printf "%.2f", (r - 1) * 100 }')
@@ -77,7 +77,7 @@ C=$(awk '/memguard_period: cpu=1 / {
 echo 0 > $T/events/memguard/memguard_period/enable
 echo 1 > $T/events/memguard/memguard_throttle/enable
 echo > $T/trace
-tap_diag "| every CPU armed, 1 ms: budget % | CPU 1 time share % | iterations % | CPU 0 periods |"
+tap_diag "| every CPU armed, 1 ms: budget % | CPU 1 time share % | iterations % | CPU 0 periods | CPU 0 boundary mean ns |"
 ok=1 worst=0
 for X in 10 30 60; do
 	echo events:$((C * X / 100)) > $M/cpu1/read_budget
@@ -85,7 +85,8 @@ for X in 10 30 60; do
 	OUT=$(./spin -t 0.5 1)
 	[ -n "$U" ] && [ "${C:-0}" -gt 0 ] && [ -n "$(col 1 4)" ] || { ok=0; continue; }
 	W=$(pct "$(col 1 2)" "$UI")
-	tap_diag "| $X | $(pct "$(col 1 4)" "$U") | $W | $(cat $M/cpu0/periods) |"
+	P0=$(cat $M/cpu0/periods)
+	tap_diag "| $X | $(pct "$(col 1 4)" "$U") | $W | $P0 | $(($(cat $M/cpu0/boundary_ns_total) / (P0 + (P0 == 0)))) |"
 	worst=$(awk -v w="$W" -v x="$X" -v m="$worst" 'BEGIN { d = w - x; if (d < 0) d = -d; print (d > m ? d : m) }')
 done
 echo 0 > $T/events/memguard/enable
