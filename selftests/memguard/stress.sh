@@ -27,6 +27,9 @@ M=/sys/kernel/memguard
 MOD=/modules/memguard.ko
 T=/sys/kernel/tracing
 [ -d $T/events ] || T=/sys/kernel/debug/tracing
+# Markers written on one CPU are ordered against CPU1's events (vm-run
+# sets this too; alone, the default per-CPU clock would not order them).
+echo global > $T/trace_clock
 CPU1=/sys/devices/system/cpu/cpu1/online
 SECS=${CG_STRESS_SECS:-12}
 # The debug kernel's sanitizers slow every path the hold's timing depends
