@@ -10,6 +10,8 @@
  *   MAP_SHARED) and mprotect(PROT_WRITE) fail with EACCES, a store
  *   faults, /proc/PID/mem and a reopen through /proc/self/fd give no
  *   write access; the writer's stores show through the reader's mapping;
+ * - a frame that a pipe holds (vmsplice) when the object goes is parked
+ *   and comes back to the pool once the pipe is drained;
  * - bad requests fail with the documented errno and change nothing;
  * - an object fd or mapping keeps the module loaded.
  * Needs a loaded module with a geometry of at least 4 colors, all of them
@@ -19,6 +21,8 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <signal.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -456,6 +460,71 @@ TEST(readonly_fd)
 	state_read(&after);
 	EXPECT_EQ(before.used + OBJ_SIZE / PAGE, after.used);
 	ASSERT_EQ(0, munmap(r, OBJ_SIZE));
+	state_read(&after);
+	EXPECT_TRUE(state_equal(&before, &after));
+}
+
+/* As holders.c: 6.5+ GUP-fast refuses these pages (CONFIG_SECRETMEM). */
+static int gup_refused(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major > 6 || (major == 6 && minor >= 5);
+}
+
+/* A page of the object in a pipe outlives the object, parked. */
+TEST(vmsplice_parks)
+{
+	struct state before, after;
+	struct hvc_mask m;
+	struct iovec iov;
+	int dev, fd, pfd[2], i;
+	char list[64], *p, *data;
+
+	test_mask(list, sizeof(list), &m);
+	state_read(&before);
+	ASSERT_EQ(0, mmc_read_ul("parked_pages"));
+	dev = mmc_open_list(list);
+	ASSERT_LE(0, dev);
+	fd = obj_create(dev, 2 * PAGE);
+	ASSERT_LE(0, fd);
+	close(dev);
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	mmc_fill(p, 2 * PAGE, 9);
+	ASSERT_EQ(0, pipe(pfd));
+	iov.iov_base = p;
+	iov.iov_len = PAGE;
+	if (vmsplice(pfd[1], &iov, 1, 0) != PAGE) {
+		EXPECT_EQ(EFAULT, errno);
+		EXPECT_TRUE(gup_refused());
+		TH_LOG("vmsplice of an object's page: EFAULT (this kernel's GUP refuses these pages)");
+		close(fd);
+		munmap(p, 2 * PAGE);
+		state_read(&after);
+		EXPECT_TRUE(state_equal(&before, &after));
+		return;
+	}
+	close(fd);
+	ASSERT_EQ(0, munmap(p, 2 * PAGE));
+	/* The object is gone; its spliced frame is parked, the other free. */
+	EXPECT_EQ(1, mmc_read_ul("parked_pages"));
+	EXPECT_EQ(before.used + 1, mmc_read_ul("used_pages"));
+	EXPECT_EQ(before.committed, mmc_read_ul("committed_pages"));
+	data = malloc(PAGE);
+	ASSERT_NE(NULL, data);
+	ASSERT_EQ(PAGE, read(pfd[0], data, PAGE));
+	EXPECT_EQ(0, mmc_check(data, PAGE, 9));
+	free(data);
+	close(pfd[0]);
+	close(pfd[1]);
+	/* The deferred work takes it back within about a second. */
+	for (i = 0; i < 50 && mmc_read_ul("parked_pages"); i++)
+		usleep(100000);
+	EXPECT_EQ(0, mmc_read_ul("parked_pages"));
 	state_read(&after);
 	EXPECT_TRUE(state_equal(&before, &after));
 }
