@@ -5,7 +5,8 @@
  * open them is the nodes' mode: root's, 0600 (MMC_DEV_MODE), unless a
  * udev rule (packaging/udev/) gives a group access. A file carries a
  * color mask (file.c); MAP_SHARED mappings of it are filled on fault
- * with zeroed pages of the mask's colors (mapping.c).
+ * with zeroed pages of the mask's colors (mapping.c); MM_COLOR_OBJ_CREATE
+ * makes a shared object of them with its own fd (object.c).
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -32,12 +33,21 @@ static int mmc_dev_release(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/* MM_COLOR_OBJ_CREATE is object.c's, the other requests the file's. */
+static long mmc_dev_ioctl(struct file *filp, unsigned int cmd,
+			  unsigned long arg)
+{
+	if (cmd == MM_COLOR_OBJ_CREATE)
+		return mmc_object_create(filp->private_data, (void __user *)arg);
+	return mmc_file_ioctl(filp, cmd, arg);
+}
+
 static const struct file_operations mmc_fops = {
 	.owner = THIS_MODULE,
 	.open = mmc_dev_open,
 	.release = mmc_dev_release,
 	.mmap = mmc_map_mmap,
-	.unlocked_ioctl = mmc_file_ioctl,
+	.unlocked_ioctl = mmc_dev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
@@ -63,7 +73,7 @@ const struct file_operations mmc_preset_fops = {
 	.open = mmc_preset_open,
 	.release = mmc_dev_release,
 	.mmap = mmc_map_mmap,
-	.unlocked_ioctl = mmc_file_ioctl,
+	.unlocked_ioctl = mmc_dev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };

@@ -2,10 +2,12 @@
 /*
  * /dev/mm-color's parts, shared by their files: dev.c (the nodes' file
  * operations, load and unload) calls file.c (the file object, its
- * ioctls), mapping.c (mmap, faults, parked frames) and preset.c (the
- * /dev/mm-color-NAME registry); mapping.c calls file.c, file.c calls
- * preset.c, and none calls back (preset.c registers dev.c's table
- * mmc_preset_fops for its nodes, but calls nothing there).
+ * ioctls), object.c (shared objects, MM_COLOR_OBJ_CREATE), mapping.c
+ * (mmap, faults, parked frames) and preset.c (the /dev/mm-color-NAME
+ * registry); object.c calls mapping.c (a frame's release), mapping.c
+ * calls file.c, file.c calls preset.c, and none calls back (preset.c
+ * registers dev.c's table mmc_preset_fops for its nodes, but calls
+ * nothing there).
  */
 #ifndef _MM_COLOR_DEV_H
 #define _MM_COLOR_DEV_H
@@ -14,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 
@@ -70,7 +73,22 @@ extern const struct file_operations mmc_preset_fops;
 
 /* mapping.c */
 int mmc_map_mmap(struct file *filp, struct vm_area_struct *vma);
+void mmc_frame_release(struct mmc_frame *frame);
 void mmc_parked_exit(void);
+
+/* object.c */
+long mmc_object_create(struct mmc_file *mf, void __user *arg);
+
+/* Since 6.3, vm_flags may only change through vm_flags_mod(). */
+static inline void mmc_vma_set_flags(struct vm_area_struct *vma,
+				     vm_flags_t set, vm_flags_t clear)
+{
+#ifdef MMC_HAVE_VM_FLAGS_SET
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
 
 /* preset.c */
 void mmc_preset_get(struct mmc_preset *p);

@@ -59,33 +59,22 @@ struct mmc_vma {
 	struct vm_area_struct *vma;
 };
 
-/* Since 6.3, vm_flags may only change through these helpers. */
-#ifdef MMC_HAVE_VM_FLAGS_SET
-static void mmc_vma_set_flags(struct vm_area_struct *vma, vm_flags_t set,
-			      vm_flags_t clear)
-{
-	vm_flags_mod(vma, set, clear);
-}
-#else
-static void mmc_vma_set_flags(struct vm_area_struct *vma, vm_flags_t set,
-			      vm_flags_t clear)
-{
-	vma->vm_flags = (vma->vm_flags | set) & ~clear;
-}
-#endif
-
 static bool mmc_page_unshared(struct page *page)
 {
 	/* Only the pool's reference left (no PTE, no GUP holder). */
 	return page_count(page) == 1;
 }
 
-/*
- * A frame has left its mapping: back to the pool, unless something
- * still holds its page (a pipe after vmsplice, a bio of O_DIRECT). Such
- * a frame stays allocated (used_pages) and is parked until it is free.
+/**
+ * mmc_frame_release() - a frame has left its mapping or object
+ * @frame: a used frame that no mapping or object holds any more
+ *
+ * Back to the pool, unless something still holds its page (a pipe after
+ * vmsplice, a bio of O_DIRECT). Such a frame stays allocated
+ * (used_pages) and is parked until it is free. Takes mmc_park_lock or
+ * mmc.alloc_lock.
  */
-static void mmc_frame_put(struct mmc_frame *frame)
+void mmc_frame_release(struct mmc_frame *frame)
 {
 	if (mmc_page_unshared(mmc_frame_page(frame))) {
 		mmc_pool_free(frame);
@@ -163,7 +152,7 @@ static void mmc_map_release(struct kref *ref)
 
 	for (i = 0; i < map->nr_pages; i++)
 		if (map->frames[i])
-			mmc_frame_put(map->frames[i]);
+			mmc_frame_release(map->frames[i]);
 	list_for_each_entry_safe(mv, tmp, &map->vmas, node)
 		kfree(mv);
 	mmc_uncommit(map->nr_pages);
@@ -233,7 +222,7 @@ static void mmc_map_drop(struct mmc_map *map, unsigned long first,
 				continue;
 		}
 		map->frames[i] = NULL;
-		mmc_frame_put(frame);
+		mmc_frame_release(frame);
 	}
 }
 

@@ -170,6 +170,8 @@ int mmc_set_root_colors(const struct mmc_mask *mask);
 int mmc_pool_resize(unsigned long target);
 void mmc_pool_exit(void);
 struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask);
+int mmc_pool_alloc_bulk(const struct mmc_mask *mask, struct mmc_frame **frames,
+			unsigned long nr);
 void mmc_pool_free(struct mmc_frame *frame);
 int mmc_commit(const struct mmc_mask *mask, unsigned long nr_pages,
 	       unsigned long file_pages);

@@ -255,6 +255,56 @@ struct mmc_frame *mmc_pool_alloc(const struct mmc_mask *mask)
 }
 
 /**
+ * mmc_pool_alloc_bulk() - @nr frames of the mask's colors at once, or none
+ * @mask: the colors allowed
+ * @frames: where the frames go, @nr entries
+ * @nr: how many
+ *
+ * hv-color's rule for each frame, as mmc_pool_alloc(); MMC_LOCK_BATCH
+ * frames per alloc_lock section. A miss gives back what was taken and
+ * does not count in failed_faults (no fault failed). Takes
+ * mmc.alloc_lock; may sleep.
+ *
+ * Return: 0 with every entry of @frames a used frame, or -ENOMEM with
+ * nothing taken.
+ */
+int mmc_pool_alloc_bulk(const struct mmc_mask *mask, struct mmc_frame **frames,
+			unsigned long nr)
+{
+	struct mmc_frame *frame;
+	struct hvc_frame *hf;
+	unsigned long i = 0, n;
+	bool miss = false;
+
+	while (i < nr && !miss) {
+		spin_lock(&mmc.alloc_lock);
+		for (n = 0; n < MMC_LOCK_BATCH && i < nr; n++) {
+			hf = hvc_alloc_frame(&mmc.alloc, &mask->m);
+			if (!hf) {
+				miss = true;
+				break;
+			}
+			frame = container_of(hf, struct mmc_frame, hf);
+			if (frame->block)
+				frame->block->nr_used++;
+			mmc.used_pages++;
+			frames[i++] = frame;
+		}
+		spin_unlock(&mmc.alloc_lock);
+		cond_resched();
+	}
+	if (!miss)
+		return 0;
+	while (i--) {
+		mmc_pool_free(frames[i]);
+		frames[i] = NULL;
+		if (!(i % MMC_BATCH))
+			cond_resched();
+	}
+	return -ENOMEM;
+}
+
+/**
  * mmc_pool_free() - give a used frame back
  * @frame: a frame from mmc_pool_alloc() that nothing references any more
  *

@@ -59,6 +59,14 @@
 #define CG_CELL_BWLOCK_LEVEL_MAX	1000	/* per mille, as memguard's */
 #define CG_CELL_BWLOCK_LEVEL_DEFAULT	100
 
+/*
+ * The largest shared colored object of mm_color.ko (MM_COLOR_OBJ_CREATE),
+ * bytes. All its frames are allocated when it is made and its frame table
+ * is one allocation (2 MiB at this size with 4 KiB pages); a channel's
+ * region is a few pages to some MiB.
+ */
+#define CG_MMC_OBJECT_MAX_BYTES	0x40000000ULL	/* 1 GiB */
+
 /**
  * cg_mbps_to_events() - a budget in MB/s as line events per period
  * @mbps: the budget, 1 to CG_MBPS_MAX

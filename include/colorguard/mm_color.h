@@ -85,6 +85,48 @@ struct mm_color_info {
 #define MM_COLOR_GET_INFO	_IOR(MM_COLOR_IOC_MAGIC, 4, struct mm_color_info)
 
 /*
+ * Shared colored objects, for memory that several processes map: a
+ * channel's region, written by one cell and read by others and by root
+ * Linux programs. MM_COLOR_OBJ_CREATE on a file of /dev/mm-color makes an
+ * object of @size bytes from the file's current mask: every frame is
+ * allocated at once from the colored pool and zeroed, or the call fails
+ * with nothing held. It returns a new fd for the object (O_RDWR,
+ * O_CLOEXEC). @size: a multiple of the page size (EINVAL; 0 too), at
+ * most CG_MMC_OBJECT_MAX_BYTES of <colorguard/limits.h>, 1 GiB (ERANGE);
+ * @flags and @reserved must be 0 (EINVAL). A file without a mask, or an
+ * empty one: EINVAL; a color not below nr_colors: ERANGE; no geometry:
+ * ENODEV; over limit_fd_mb, limit_total_mb, a preset's size or what the
+ * pool has free of the mask's colors: ENOMEM.
+ *
+ * mmap() of an object fd maps the object's frames: MAP_SHARED only
+ * (EINVAL for MAP_PRIVATE), offset and length within the object
+ * (EINVAL), not executable (EPERM). Every process that holds the fd
+ * (fork, SCM_RIGHTS) maps the same frames. The frames go back to the
+ * pool when the last fd and the last mapping of the object are gone.
+ */
+struct mm_color_obj_create {
+	__u64 size;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/*
+ * MM_COLOR_OBJ_READONLY on an object fd: a new fd (O_RDONLY, O_CLOEXEC)
+ * for the same object. Its mappings cannot be written: mmap() with
+ * PROT_WRITE and MAP_SHARED fails with EACCES, and mprotect() cannot add
+ * PROT_WRITE later (EACCES). @flags and @reserved must be 0 (EINVAL).
+ */
+struct mm_color_obj_readonly {
+	__u32 flags;
+	__u32 reserved;
+};
+
+/* On /dev/mm-color: a new object; returns its fd. */
+#define MM_COLOR_OBJ_CREATE	_IOW(MM_COLOR_IOC_MAGIC, 5, struct mm_color_obj_create)
+/* On an object's fd: a read-only fd of the same object; returns it. */
+#define MM_COLOR_OBJ_READONLY	_IOW(MM_COLOR_IOC_MAGIC, 6, struct mm_color_obj_readonly)
+
+/*
  * colorguard 0.1.0's numbers: type 0xCC, which ioctl-number.rst gives to
  * the pseries VMC driver (ibmvmc, 0x00-0x0F, the range of these). Packages
  * of 0.1.0 shipped programs using them, so mm_color.ko accepts them as
