@@ -78,6 +78,18 @@ static int obj_create(int devfd, uint64_t size)
 	return ioctl(devfd, MM_COLOR_OBJ_CREATE, &req);
 }
 
+/* A new object of OBJ_SIZE bytes of @list's colors: its fd, or -1. */
+static int obj_of_list(const char *list)
+{
+	int dev = mmc_open_list(list), fd;
+
+	if (dev < 0)
+		return -1;
+	fd = obj_create(dev, OBJ_SIZE);
+	close(dev);
+	return fd;
+}
+
 static int obj_readonly(int objfd)
 {
 	struct mm_color_obj_readonly req = { 0 };
@@ -204,18 +216,15 @@ TEST(fork_shares_frames)
 {
 	struct state before, after;
 	struct hvc_mask m;
-	int dev, fd, status, go[2];
+	int fd, status, go[2];
 	char list[64], c;
 	pid_t pid;
 	char *p;
 
 	test_mask(list, sizeof(list), &m);
 	state_read(&before);
-	dev = mmc_open_list(list);
-	ASSERT_LE(0, dev);
-	fd = obj_create(dev, OBJ_SIZE);
+	fd = obj_of_list(list);
 	ASSERT_LE(0, fd);
-	close(dev);
 	p = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, pipe(go));
@@ -295,7 +304,7 @@ static int recv_fd(int sock)
 TEST(scm_rights)
 {
 	struct state before, after;
-	int sv[2], dev, fd, ro, status;
+	int sv[2], fd, ro, status;
 	struct hvc_mask m;
 	char list[64], c;
 	pid_t pid;
@@ -334,11 +343,8 @@ TEST(scm_rights)
 		_exit(bad);
 	}
 	state_read(&before);
-	dev = mmc_open_list(list);
-	ASSERT_LE(0, dev);
-	fd = obj_create(dev, OBJ_SIZE);
+	fd = obj_of_list(list);
 	ASSERT_LE(0, fd);
-	close(dev);
 	p = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	mmc_fill(p, OBJ_SIZE / 2, 4);
@@ -383,16 +389,13 @@ TEST(readonly_fd)
 	struct state before, after;
 	struct hvc_mask m;
 	char list[64], path[64];
-	int dev, fd, ro, ro2, memfd, fl;
+	int fd, ro, ro2, memfd, fl;
 	char *w, *r, *x;
 
 	test_mask(list, sizeof(list), &m);
 	state_read(&before);
-	dev = mmc_open_list(list);
-	ASSERT_LE(0, dev);
-	fd = obj_create(dev, OBJ_SIZE);
+	fd = obj_of_list(list);
 	ASSERT_LE(0, fd);
-	close(dev);
 	ro = obj_readonly(fd);
 	ASSERT_LE(0, ro);
 	fl = fcntl(ro, F_GETFL);
@@ -662,15 +665,12 @@ TEST(pins_module)
 {
 	char list[64];
 	struct hvc_mask m;
-	int dev, fd;
+	int fd;
 	char *p;
 
 	test_mask(list, sizeof(list), &m);
-	dev = mmc_open_list(list);
-	ASSERT_LE(0, dev);
-	fd = obj_create(dev, OBJ_SIZE);
+	fd = obj_of_list(list);
 	ASSERT_LE(0, fd);
-	close(dev);
 	EXPECT_EQ(-1, delete_module("mm_color"));
 	EXPECT_TRUE(errno == EWOULDBLOCK || errno == EBUSY) TH_LOG("%s", strerror(errno));
 	p = mmap(NULL, OBJ_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
