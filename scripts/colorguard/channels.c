@@ -2,7 +2,8 @@
 /*
  * The config's channels against the whole system: each channel has one
  * writer cell and at least one reader, a geometry the protocol core
- * accepts (chan_geom_check()), comm colors of its own (no cell's, none of
+ * accepts (chan_geom_check()) in a region that fits one mm-color shared
+ * object, comm colors of its own (no cell's, none of
  * the hypervisor's: a shared buffer would be an interference path into
  * the colors it used), and guest windows clear of each cell's memory, comm
  * page, console and other windows. cg_chan_geom() is the one place a
@@ -13,6 +14,7 @@
 
 #include <colorguard/cell_comm.h>
 #include <colorguard/chan.h>
+#include <colorguard/limits.h>
 
 #include "channels.h"
 #include "system_int.h"
@@ -236,6 +238,12 @@ void cg_channels_check(struct cg_diag *d, struct cg_system *sys)
 				cg_err(d, c->line, NULL, "channels", "\"%s\": %s",
 				       c->name, chan_geom_str(e));
 		}
+		/* The writer's region is one mm-color shared object. */
+		if (g.writer_size > CG_MMC_OBJECT_MAX_BYTES)
+			cg_err(d, c->line, NULL, "channels",
+			       "\"%s\": a region of %llu MiB, above mm-color's object limit of %llu MiB",
+			       c->name, (unsigned long long)(g.writer_size >> 20),
+			       (unsigned long long)(CG_MMC_OBJECT_MAX_BYTES >> 20));
 		if (!c->colors.line)
 			continue;
 		sys->chan_colors[i] = cg_parse_mask(d, &c->colors, sys->geom.nr_colors,
