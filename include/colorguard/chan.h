@@ -62,6 +62,21 @@
  *     8     4  wake      doorbell: the reader changes it to ask for a wake-up
  *    12    52  spare     0
  *
+ * Peers page, CHAN_PEERS_SIZE bytes, written only by whoever keeps the
+ * channel (the runner's keeper) and read-only for every side:
+ *
+ *   off  size  field     meaning
+ *     0     8  epoch     grows each time a peer attaches or detaches
+ *     8     4  nr_peers  1 + nr_readers
+ *    12     4  spare     0
+ *    16  16*n  peer[n]   peer 0 the writer, peer 1 + i reader i:
+ *                          u32 state     CHAN_PEER_*
+ *                          u32 attaches  times it attached
+ *                          u64 epoch     the epoch of its last change
+ *
+ * A reader that sees the writer's attaches change re-opens (the writer
+ * reset the region when it attached again) instead of calling it broken.
+ *
  * Doorbell (CHAN_F_DOORBELL): before sleeping a reader changes its wake
  * word (chan_arm()), then looks again; a commit or publish that sees a
  * wake word it has not answered yet returns CHAN_WAKE once for it, so a
@@ -77,6 +92,7 @@
 #define chan_u8		__UINT8_TYPE__
 #define chan_u32	__UINT32_TYPE__
 #define chan_u64	__UINT64_TYPE__
+#define chan_s32	__INT32_TYPE__
 #define chan_size	__SIZE_TYPE__
 #define chan_uptr	__UINTPTR_TYPE__
 
@@ -150,6 +166,27 @@ _Static_assert(sizeof(struct chan_slot_hdr) == CHAN_REC_HDR, "chan_slot_hdr size
 _Static_assert(__builtin_offsetof(struct chan_slot_hdr, len) == 8, "chan_slot_hdr.len");
 _Static_assert(sizeof(struct chan_fb) == CHAN_FB_SIZE, "chan_fb size");
 _Static_assert(__builtin_offsetof(struct chan_fb, wake) == 8, "chan_fb.wake");
+
+#define CHAN_PEERS_SIZE		4096
+#define CHAN_PEER_ABSENT	0
+#define CHAN_PEER_ATTACHED	1
+
+struct chan_peer {
+	chan_u32 state;
+	chan_u32 attaches;
+	chan_u64 epoch;
+};
+
+struct chan_peers {
+	chan_u64 epoch;
+	chan_u32 nr_peers;
+	chan_u32 spare;
+	struct chan_peer peer[1 + CHAN_MAX_READERS];
+};
+
+_Static_assert(sizeof(struct chan_peers) <= CHAN_PEERS_SIZE, "chan_peers size");
+_Static_assert(__builtin_offsetof(struct chan_peers, peer) == 16, "chan_peers.peer");
+_Static_assert(sizeof(struct chan_peer) == 16, "chan_peer size");
 
 /*
  * The geometry, from the config, handed to each side privately. Offsets

@@ -44,7 +44,7 @@ void cg_chan_geom(const struct cg_config *cfg, unsigned int ch, struct chan_geom
 				continue;
 			if (c->reliable[0] && !strcmp(cell->name, c->reliable))
 				g->reliable_reader = reader;
-			reader++;
+			reader += r->readers.v;
 		}
 	}
 	g->nr_readers = reader;
@@ -61,13 +61,41 @@ void cg_chan_geom(const struct cg_config *cfg, unsigned int ch, struct chan_geom
 	g->feedback_off = 0;
 }
 
+int cg_chan_first_reader(const struct cg_config *cfg, unsigned int ch,
+			 const struct cg_cell *cell)
+{
+	const char *name = cfg->channels[ch].name;
+	unsigned int i, j;
+	int reader = 0;
+
+	for (i = 0; i < cfg->nr_cells; i++) {
+		const struct cg_cell *o = &cfg->cells[i];
+
+		for (j = 0; j < o->nr_chan_refs; j++) {
+			const struct cg_chan_ref *r = &o->chan_refs[j];
+
+			if (r->role != CG_CHAN_READER || strcmp(r->name, name))
+				continue;
+			if (o == cell)
+				return reader;
+			reader += r->readers.v;
+		}
+	}
+	return -1;
+}
+
 uint64_t cg_chan_window(const struct cg_config *cfg, unsigned int ch,
 			enum cg_chan_role role)
 {
 	struct chan_geom g;
+	uint64_t fb;
 
 	cg_chan_geom(cfg, ch, &g);
-	return g.writer_size + (role == CG_CHAN_READER ? g.feedback_size : 0);
+	if (role == CG_CHAN_READER)
+		fb = g.feedback_size;
+	else
+		fb = g.flags ? g.nr_readers * g.feedback_size : 0;
+	return g.writer_size + CHAN_PEERS_SIZE + fb;
 }
 
 static int find_channel(const struct cg_config *cfg, const char *name)
@@ -183,7 +211,7 @@ static void check_roles(struct cg_diag *d, const struct cg_config *cfg, unsigned
 			if (r->chan != (int)ch)
 				continue;
 			if (r->role == CG_CHAN_READER) {
-				readers++;
+				readers += r->readers.v;
 				reliable |= !strcmp(cell->name, c->reliable);
 				continue;
 			}

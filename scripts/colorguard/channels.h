@@ -18,10 +18,22 @@
 void cg_chan_geom(const struct cg_config *cfg, unsigned int ch, struct chan_geom *g);
 
 /*
- * cg_chan_window() - bytes a cell's window of channel @ch takes: the
- * writer's region, and for a reader its own feedback page after it
+ * A cell's window of a channel, from its guest address on: the writer's
+ * region (read-only for a reader), the runner's peers page (read-only),
+ * then feedback pages: a reader's own (writable), or for the writer of a
+ * channel with flags each reader's in reader order (read-only).
+ *
+ * cg_chan_window() - bytes the window of a cell in @role takes
  */
 uint64_t cg_chan_window(const struct cg_config *cfg, unsigned int ch,
 			enum cg_chan_role role);
+
+/*
+ * cg_chan_first_reader() - the index of @cell's first reader slot in
+ * channel @ch (root Linux may take several, cg_chan_ref.readers), or -1
+ * when it does not read it
+ */
+int cg_chan_first_reader(const struct cg_config *cfg, unsigned int ch,
+			 const struct cg_cell *cell);
 
 #endif

@@ -71,13 +71,15 @@ enum cg_chan_role {
 
 /*
  * A cell's part in a channel (its `channels` list): the role and, for a
- * cell other than the root, the guest address of its window (the writer's
- * region; a reader's own feedback page follows it).
+ * cell other than the root, the guest address of its window
+ * (channels.h); for root Linux as a reader, how many reader slots its
+ * processes take.
  */
 struct cg_chan_ref {
 	char name[CG_NAME_MAX + 1];
 	enum cg_chan_role role;
 	struct cg_u64 address;
+	struct cg_u64 readers;	/* root Linux: reader slots its processes take */
 	unsigned int line;
 	int chan;		/* index in cfg->channels, -1: unknown (system.c) */
 };

@@ -101,7 +101,7 @@ void cfg_read_channels(struct cfg_ctx *c, const config_setting_t *root,
 	}
 }
 
-static const char *const ref_keys[] = { "name", "role", "address", NULL };
+static const char *const ref_keys[] = { "name", "role", "address", "readers", NULL };
 
 static void read_ref(struct cfg_ctx *c, const config_setting_t *s,
 		     unsigned int idx, const struct cg_cell *cell,
@@ -148,6 +148,16 @@ static void read_ref(struct cfg_ctx *c, const config_setting_t *s,
 		       "the root cell is root Linux itself: its processes map the channel");
 	if (cell->type != CG_CELL_ROOT && !config_setting_get_member(s, "address"))
 		cfg_missing(c, ref->line, prefix, "address");
+	/* Several root processes may read one channel, each in a slot. */
+	cfg_get_u64(c, s, prefix, "readers", 1, CHAN_MAX_READERS, &ref->readers);
+	if (!ref->readers.line)
+		ref->readers.v = 1;
+	else if (ref->role != CG_CHAN_READER)
+		cg_err(c->d, ref->readers.line, c->label, c->field,
+		       "a writer takes no reader slots: a channel has one writer");
+	else if (cell->type != CG_CELL_ROOT)
+		cg_err(c->d, ref->readers.line, c->label, c->field,
+		       "only root Linux reads in several slots; a cell reads once");
 }
 
 /* A cell's channels list: its part in channels of the global list. */

@@ -77,18 +77,27 @@ static void print_channel(FILE *out, const struct cg_system *sys, unsigned int c
 				continue;
 			if (r->role == CG_CHAN_WRITER)
 				snprintf(name, sizeof(name), "writer");
+			else if (r->readers.v > 1)
+				snprintf(name, sizeof(name), "readers %u-%u", reader,
+					 reader + (unsigned int)r->readers.v - 1);
 			else
-				snprintf(name, sizeof(name), "reader %u", reader++);
+				snprintf(name, sizeof(name), "reader %u", reader);
+			if (r->role == CG_CHAN_READER)
+				reader += r->readers.v;
 			if (!r->address.line)
 				fprintf(out, "  %-11s %s (root Linux: its processes map it)\n",
 					name, cell->label);
 			else if (r->role == CG_CHAN_WRITER)
-				fprintf(out, "  %-11s %s, region at 0x%llx\n", name, cell->label,
-					(unsigned long long)r->address.v);
-			else
-				fprintf(out, "  %-11s %s, region read-only at 0x%llx, its feedback page at 0x%llx\n",
+				fprintf(out, "  %-11s %s, region at 0x%llx, peers page at 0x%llx%s\n",
 					name, cell->label, (unsigned long long)r->address.v,
-					(unsigned long long)(r->address.v + g.writer_size));
+					(unsigned long long)(r->address.v + g.writer_size),
+					g.flags ? ", the readers' feedback pages after it" : "");
+			else
+				fprintf(out, "  %-11s %s, region read-only at 0x%llx, peers page at 0x%llx, its feedback page at 0x%llx\n",
+					name, cell->label, (unsigned long long)r->address.v,
+					(unsigned long long)(r->address.v + g.writer_size),
+					(unsigned long long)(r->address.v + g.writer_size +
+							     CHAN_PEERS_SIZE));
 		}
 	}
 }
