@@ -28,6 +28,7 @@ _Static_assert(__builtin_offsetof(struct cell_comm, results_count) ==
 	       CELL_COMM_RESULTS_OFF, "results");
 _Static_assert(__builtin_offsetof(struct cell_comm, results) ==
 	       CELL_COMM_RESULTS_OFF + 8, "results[]");
+_Static_assert(__builtin_offsetof(struct cell_comm, chan_dir) == 4064, "chan_dir");
 _Static_assert(__builtin_offsetof(struct cell_comm, gic_dist) == 4072,
 	       "gic_dist");
 _Static_assert(__builtin_offsetof(struct cell_comm, timer_irq) == 4092,

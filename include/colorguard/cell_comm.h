@@ -45,7 +45,12 @@
  *  1028     4  tsc_khz          runner      x86: the vCPUs' TSC frequency in
  *                                           kHz (KVM_GET_TSC_KHZ); 0: unknown
  *  1032  32*n  results[n]       inmate      name[24] (NUL-terminated) +
- *                                           u64 value (n = 95, to 4072)
+ *                                           u64 value (n = 94, to 4040)
+ *  4040    24  spare            runner      0
+ *  4064     8  chan_dir         runner      guest address of the cell's
+ *                                           channel directory
+ *                                           (include/colorguard/cell_chan.h);
+ *                                           0: the cell has no channels
  *  4072     8  gic_dist         runner      arm64: guest address of the
  *                                           vGIC's distributor (GICv3)
  *  4080     8  gic_redist       runner      arm64: guest address of vCPU 0's
@@ -96,12 +101,12 @@
 #define _COLORGUARD_CELL_COMM_H
 
 #define CELL_COMM_SIGNATURE	"CGCOMM\0"	/* 8 bytes with the NUL */
-#define CELL_COMM_REVISION	4
+#define CELL_COMM_REVISION	5
 #define CELL_COMM_SIZE		4096
 #define CELL_COMM_ARGS_MAX	768		/* with the NUL */
 #define CELL_COMM_NAME_MAX	24		/* result name, with the NUL */
 #define CELL_COMM_RESULTS_OFF	1024
-#define CELL_COMM_RESULTS_MAX	((CELL_COMM_SIZE - CELL_COMM_RESULTS_OFF - 8) / 32)
+#define CELL_COMM_RESULTS_MAX	94
 #define CELL_COMM_BWLOCK_REASON_MAX	56		/* with the NUL */
 
 /* Default guest addresses (the config's `comm` and `console`). */
@@ -200,6 +205,8 @@ struct cell_comm {
 	__UINT32_TYPE__ results_count;
 	__UINT32_TYPE__ tsc_khz;
 	struct cell_comm_result results[CELL_COMM_RESULTS_MAX];
+	__UINT64_TYPE__ spare2[3];
+	__UINT64_TYPE__ chan_dir;
 	__UINT64_TYPE__ gic_dist;
 	__UINT64_TYPE__ gic_redist;
 	__UINT32_TYPE__ gic_version;
