@@ -105,17 +105,23 @@ int cg_chan_reader_start(struct cg_chan *c)
 	return 0;
 }
 
-/* The writer attached again: the losses so far are kept, the rest restarts. */
+/*
+ * The writer attached again: the losses so far are kept, the rest
+ * restarts. A writer's first attach after the reader opened is a start,
+ * not a restart, though the reader re-opens for it alike.
+ */
 static int writer_restarted(struct cg_chan *c)
 {
+	uint32_t before = c->writer_attaches;
 	uint64_t lost = chan_lost(&c->r);
 
-	if (writer_attaches(c) == c->writer_attaches)
+	if (writer_attaches(c) == before)
 		return 0;
 	if (cg_chan_reader_start(c))
 		return 0;
 	c->lost_before += lost;
-	c->st.restarts++;
+	if (before)
+		c->st.restarts++;
 	return 1;
 }
 
