@@ -69,6 +69,19 @@ int cg_chan_open(const char *sock, const char *cell, const char *channel,
 /* Detach and unmap; NULL is a no-op. */
 void cg_chan_close(struct cg_chan *c);
 
+/*
+ * cg_chan_keeper_stat() - the keeper's STAT text (`colorguard chan ls`)
+ * @sock: the keeper's socket, as cg_chan_open()'s
+ * @channel: one channel's name, or NULL for all of them
+ * @text: filled with the text, NUL-terminated, cut to @text_len - 1 bytes
+ *	(up to CHAN_KEEP_MAX_PACKET bytes come)
+ * @text_len: bytes of @text, at least 1
+ *
+ * Return: 0, or a negative errno with why (the keeper's, or what failed).
+ */
+int cg_chan_keeper_stat(const char *sock, const char *channel, char *text,
+			size_t text_len, char *why, size_t why_len);
+
 const struct chan_geom *cg_chan_geometry(const struct cg_chan *c);
 const struct cg_chan_mem *cg_chan_memory(const struct cg_chan *c);
 /* A reader's index (its feedback slot); 0 for the writer. */

@@ -9,11 +9,19 @@ CG_TOOL_HDRS := $(wildcard scripts/colorguard/*.h include/colorguard/*.h) \
 CG_LIBCONFIG_CFLAGS := $(shell pkg-config --cflags libconfig 2>/dev/null)
 CG_LIBCONFIG_LIBS := $(or $(shell pkg-config --libs libconfig 2>/dev/null),-lconfig)
 
+# The channel keeper and `colorguard chan` (cells/keeper/), with root
+# Linux's channel library (chan/build.mk).
+CG_KEEPER_SRCS := $(wildcard cells/keeper/*.c)
+CG_KEEPER_HDRS := $(wildcard cells/keeper/*.h)
+CG_KEEPER_CFLAGS := -Icells/keeper
+
 # The cell runner (cells/build.mk) is linked in: its x86 arch file here.
-$(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_HOST)
+$(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_HOST) \
+		$(CG_KEEPER_SRCS) $(CG_KEEPER_HDRS) $(CHAN_LINUX_SRCS) $(CHAN_LINUX_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(CG_RUNNER_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ \
-		$(CG_TOOL_SRCS) $(CG_RUNNER_SRCS_HOST) $(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
+	$(HOST_CC) $(HOST_CFLAGS) $(CG_RUNNER_CFLAGS) $(CG_KEEPER_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ \
+		$(CG_TOOL_SRCS) $(CG_RUNNER_SRCS_HOST) $(CG_KEEPER_SRCS) $(CHAN_LINUX_SRCS) \
+		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 
 # The tool needs hv-color; until its sources are in the tree there is nothing
 # to build.

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cacheinfo.h"
+#include "cli_chan.h"
 #include "colorguard.h"
 #include "system.h"
 
@@ -58,6 +59,11 @@ static const char usage_text[] =
 "                       them, give everything back when it ends\n"
 "  cell gc              give back the claims of cells whose owner is gone\n"
 "                       (replays their journals in /run/colorguard/)\n"
+"  chan keep CONFIG [--socket PATH] [--no-color]\n"
+"                       make every channel's memory once and hand it out\n"
+"                       on the keeper's socket, in the foreground\n"
+"  chan ls | stat [NAME] | cat NAME --cell CELL | send NAME --cell CELL\n"
+"                       channels from root Linux ('colorguard chan --help')\n"
 "  help                 this text\n"
 "\n"
 "SIZE takes a K, M, G or T suffix (powers of 1024) or 0x hex.\n"
@@ -260,6 +266,8 @@ int main(int argc, char **argv)
 		return cmd_status(argc - 1, argv + 1);
 	if (!strcmp(cmd, "cell"))
 		return cg_cell_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "chan"))
+		return cg_chan_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check") || !strcmp(cmd, "plan") ||
 	    !strcmp(cmd, "compile") || !strcmp(cmd, "apply"))
 		return config_command(cmd, argc - 1, argv + 1);

@@ -26,3 +26,21 @@ $(CHAN_OUT)/fuzz/fuzz_chan: selftests/chan/fuzz_chan.c selftests/chan/hostile.h 
 		$(CHAN_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	clang $(HVC_FUZZ_CFLAGS) -o $@ $< $(CHAN_SRCS)
+
+# The keeper and root Linux's library together (selftests/chan/keeper/):
+# each test runs a --no-color keeper of its own in a child, on a socket in
+# a temporary folder, under the same sanitizers; the CLI's shell test
+# drives the tool. Both need the tool's config code, hence hv-color.
+CHAN_KEEP_TESTS := $(patsubst selftests/chan/keeper/%.c,$(CHAN_OUT)/keeper/%,\
+	$(wildcard selftests/chan/keeper/test_*.c))
+CHAN_KEEP_TEST_SRCS := $(filter-out cells/keeper/cli_%,$(CG_KEEPER_SRCS)) \
+	$(CHAN_LINUX_SRCS) cells/runner/unit_notify.c $(CG_TOOL_LIB_SRCS) $(HV_COLOR_SRCS)
+$(CHAN_OUT)/keeper/test_%: selftests/chan/keeper/test_%.c selftests/chan/keeper/keeper_test.h \
+		$(CHAN_KEEP_TEST_SRCS) $(CG_KEEPER_HDRS) $(CHAN_LINUX_HDRS) $(CG_TOOL_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(CHAN_TEST_CFLAGS) $(CG_KEEPER_CFLAGS) -Icells/runner -Iscripts/colorguard \
+		$(CG_LIBCONFIG_CFLAGS) -o $@ $< $(CHAN_KEEP_TEST_SRCS) $(CG_LIBCONFIG_LIBS)
+
+ifneq ($(filter $(CG_TOOL),$(HOST_ALL)),)
+HOST_TAP_TESTS += $(CHAN_KEEP_TESTS) selftests/chan/keeper/cli.sh
+endif
