@@ -6,18 +6,25 @@
 # The runner: common part plus the arch files of the machine it runs on
 # (the build machine for the host tool and the package, ARCH for the guest).
 CG_RUNNER_HOST_ARCH := $(if $(filter aarch64 arm64,$(shell uname -m)),arm64,x86)
+# It gets a cell's channels through root Linux's channel library
+# (chan/linux/, read before chan/build.mk is).
 CG_RUNNER_SRCS_HOST := $(wildcard cells/runner/*.c) \
-	$(wildcard cells/runner/arch/$(CG_RUNNER_HOST_ARCH)*.c)
+	$(wildcard cells/runner/arch/$(CG_RUNNER_HOST_ARCH)*.c) $(wildcard chan/linux/*.c)
 CG_RUNNER_SRCS_GUEST := $(wildcard cells/runner/*.c) \
-	$(wildcard cells/runner/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)*.c)
+	$(wildcard cells/runner/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)*.c) \
+	$(wildcard chan/linux/*.c)
 CG_RUNNER_HDRS := $(wildcard cells/runner/*.h cells/runner/arch/*.h) \
-	include/colorguard/cell_comm.h
+	include/colorguard/cell_comm.h include/colorguard/cell_chan.h \
+	$(wildcard chan/linux/*.h) include/colorguard/chan_linux.h include/colorguard/chan_keep.h
 CG_RUNNER_CFLAGS := -Icells/runner -Iscripts/colorguard -pthread
 
 # Inmates: -ffreestanding -nostdlib, our linker script, objcopy -O binary.
+# The channel core (chan/, read before chan/build.mk is) links in whole.
 INMATE_LIB := $(wildcard cells/inmates/lib/*.c) \
-	$(wildcard cells/inmates/lib/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)/*.[cS])
-INMATE_HDRS := cells/inmates/lib/inmate.h cells/inmates/lib/inmate_smp.h include/colorguard/cell_comm.h
+	$(wildcard cells/inmates/lib/arch/$(if $(filter arm64,$(ARCH)),arm64,x86)/*.[cS]) \
+	$(wildcard chan/*.c)
+INMATE_HDRS := $(wildcard cells/inmates/lib/*.h) include/colorguard/cell_comm.h \
+	include/colorguard/cell_chan.h include/colorguard/chan.h chan/chan_internal.h
 INMATE_LDS := cells/inmates/lib/inmate.lds
 INMATE_COMMON_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11 -ffreestanding \
 	-nostdlib -static -fno-pic -fno-pie -no-pie -fno-stack-protector \

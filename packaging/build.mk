@@ -43,11 +43,11 @@ DIST_WARN := -Wall -Wextra -std=gnu11 -I$(TOP)/include
 # expansion), so whatever is linked into the tool there is packaged too.
 .SECONDEXPANSION:
 $(DIST)/colorguard: $$(CG_TOOL_SRCS) $$(CG_TOOL_HDRS) $$(HV_COLOR_SRCS) \
-		$$(CG_RUNNER_SRCS_HOST) $$(CG_KEEPER_SRCS) $$(CHAN_LINUX_SRCS)
+		$$(CG_RUNNER_SRCS_HOST) $$(CG_KEEPER_SRCS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(DIST_CPPFLAGS) $(DIST_CFLAGS) $(DIST_WARN) $(CG_RUNNER_CFLAGS) \
 		$(CG_KEEPER_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ $(CG_TOOL_SRCS) \
-		$(CG_RUNNER_SRCS_HOST) $(CG_KEEPER_SRCS) $(CHAN_LINUX_SRCS) \
+		$(CG_RUNNER_SRCS_HOST) $(CG_KEEPER_SRCS) \
 		$(HV_COLOR_SRCS) $(DIST_LDFLAGS) $(CG_LIBCONFIG_LIBS)
 $(DIST)/critbench: selftests/interference/critbench.c include/colorguard/mm_color.h
 	@mkdir -p $(dir $@)

@@ -117,6 +117,7 @@ void cell_comm_reset(struct cell_vm *vm)
 	c->gic_redist = vm->gic_redist;
 	c->gic_version = vm->gic_version;
 	c->timer_irq = vm->timer_irq;
+	c->chan_dir = vm->chan_dir ? vm->chan_dir_gpa : 0;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	copy_out(c->signature, CELL_COMM_SIGNATURE, 8);
 }

@@ -139,6 +139,7 @@ int cell_exit_handle(struct cell_vcpu *v)
 {
 	struct kvm_run *run = v->run;
 	struct cell_vm *vm = v->vm;
+	char what[96];
 
 	switch (run->exit_reason) {
 	case KVM_EXIT_MMIO:
@@ -150,6 +151,12 @@ int cell_exit_handle(struct cell_vcpu *v)
 				     "a bandwidth-lock request");
 		if (run->mmio.phys_addr == vm->stop_gpa)
 			return stop_exit(v);
+		if (cell_chans_describe(vm, run->mmio.phys_addr, what, sizeof(what))) {
+			cell_vcpu_fail(v, "%s of %u bytes at guest address 0x%llx: %s",
+				       run->mmio.is_write ? "write" : "read", run->mmio.len,
+				       (unsigned long long)run->mmio.phys_addr, what);
+			return -1;
+		}
 		cell_vcpu_fail(v, "%s of %u bytes at guest address 0x%llx: not the cell's RAM, console or bandwidth-lock register",
 			       run->mmio.is_write ? "write" : "read", run->mmio.len,
 			       (unsigned long long)run->mmio.phys_addr);

@@ -44,8 +44,8 @@ int cell_vm_load(struct cell_vm *vm, const char *image, uint64_t addr,
 		close(fd);
 		return -EINVAL;
 	}
-	for (i = 0; i + 1 < vm->nr_slots; i++)
-		if (addr >= vm->slots[i].gpa &&
+	for (i = 0; i < vm->nr_slots; i++)
+		if (vm->slots[i].kind == CELL_SLOT_RAM && addr >= vm->slots[i].gpa &&
 		    addr < vm->slots[i].gpa + vm->slots[i].size)
 			s = &vm->slots[i];
 	if (!s || (uint64_t)st.st_size > s->gpa + s->size - addr) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RAM of a cell: one mapping of /dev/mm-color per memory region and
- * one for the comm page (followed on x86 by the runner's GDT and page
- * tables), all with the cell's colors, prefaulted here so
+ * Guest RAM of a cell: one mapping of /dev/mm-color per memory region, one
+ * for the channel directory if the cell has channels, and one for the comm
+ * page (followed on x86 by the runner's GDT and page tables), all with the
+ * cell's colors, prefaulted here so
  * that the running cell takes no first-touch fault; and the check of
  * where those pages really are (/proc/self/pagemap).
  */
@@ -183,7 +184,9 @@ static int check_layout(struct cell_vm *vm, char *why, size_t len)
 			if (!overlaps(a->gpa, a->size, b->gpa, b->size))
 				continue;
 			cell_why(why, len, "%s 0x%llx +0x%llx overlaps memory 0x%llx +0x%llx",
-				 i == vm->nr_slots - 1 ? "comm page (and page tables)" : "memory",
+				 a->kind == CELL_SLOT_COMM ? "comm page (and page tables)" :
+				 a->kind == CELL_SLOT_CHAN_DIR ? "channel directory (below the comm page)" :
+				 a->kind == CELL_SLOT_CHAN ? "channel window" : "memory",
 				 (unsigned long long)a->gpa,
 				 (unsigned long long)a->size,
 				 (unsigned long long)b->gpa,
@@ -216,6 +219,7 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 		}
 		s->gpa = r->virt.line ? r->virt.v : r->phys.v;
 		s->size = r->size.v;
+		s->kind = CELL_SLOT_RAM;
 		if ((s->gpa | s->size) & (PAGE - 1)) {
 			cell_why(why, len, "memory[%u]: virt 0x%llx and size 0x%llx must be page aligned",
 				 i, (unsigned long long)s->gpa,
@@ -224,9 +228,15 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 		}
 		need += s->size / PAGE;
 	}
+	ret = cell_chans_add_slots(vm, &i, why, len);
+	if (ret)
+		return ret;
+	if (vm->nr_chans)
+		need++;		/* the directory */
 	vm->slots[i].gpa = vm->comm_gpa;
 	vm->slots[i].size = PAGE;
-	vm->nr_slots = cell->nr_regions + 1;
+	vm->slots[i].kind = CELL_SLOT_COMM;
+	vm->nr_slots = i + 1;
 	vm->slots[i].size += cell_arch_extra_pages(vm) * PAGE;
 	need += vm->slots[i].size / PAGE;
 	ret = check_layout(vm, why, len);
@@ -270,6 +280,8 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 	for (i = 0; i < vm->nr_slots; i++) {
 		struct cell_slot *s = &vm->slots[i];
 
+		if (s->kind == CELL_SLOT_CHAN)	/* the keeper's, mapped by chan.c */
+			continue;
 		s->host = map_slot(vm, s->size);
 		if (!s->host) {
 			ret = -errno;
@@ -285,6 +297,8 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 		}
 	}
 	vm->comm = vm->slots[vm->nr_slots - 1].host;
+	if (vm->nr_chans)
+		vm->chan_dir = vm->slots[cell->nr_regions].host;
 	return 0;
 }
 
@@ -293,11 +307,12 @@ void cell_mem_destroy(struct cell_vm *vm)
 	unsigned int i;
 
 	for (i = 0; i < vm->nr_slots; i++) {
-		if (vm->slots[i].host)
+		if (vm->slots[i].host && vm->slots[i].kind != CELL_SLOT_CHAN)
 			munmap(vm->slots[i].host, vm->slots[i].size);
 		vm->slots[i].host = NULL;
 	}
 	vm->comm = NULL;
+	vm->chan_dir = NULL;
 	if (vm->mmc_fd >= 0)
 		close(vm->mmc_fd);
 	vm->mmc_fd = -1;
@@ -339,6 +354,9 @@ int cell_mem_check(struct cell_vm *vm, const char *list, uint64_t *total,
 		const struct cell_slot *s = &vm->slots[i];
 		uint64_t off;
 
+		/* Channel pages are in the channel's comm colors, not the cell's. */
+		if (s->kind == CELL_SLOT_CHAN)
+			continue;
 		for (off = 0; off < s->size; off += PAGE) {
 			uint64_t e, pfn;
 			off_t at = ((uintptr_t)s->host + off) / PAGE * 8;

@@ -245,6 +245,7 @@ int cell_vm_start(struct cell_vm *vm, char *why, size_t len)
 	/* Joined threads of an earlier run, if any. */
 	pthread_mutex_unlock(&vm->lock);
 	cell_vcpus_stop(vm);
+	cell_chans_dir_write(vm);
 	cell_comm_reset(vm);
 	cell_console_reset(vm);
 	cell_bwlock_reset(vm);

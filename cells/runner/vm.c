@@ -176,14 +176,15 @@ static int set_memslots(struct cell_vm *vm, char *why, size_t len)
 			.guest_phys_addr = vm->slots[i].gpa,
 			.memory_size = vm->slots[i].size,
 			.userspace_addr = (uintptr_t)vm->slots[i].host,
+			.flags = vm->slots[i].readonly ? KVM_MEM_READONLY : 0,
 		};
 
 		if (ioctl(vm->vm_fd, KVM_SET_USER_MEMORY_REGION, &r)) {
 			ret = -errno;
-			cell_why(why, len, "KVM_SET_USER_MEMORY_REGION 0x%llx +0x%llx: %s",
+			cell_why(why, len, "KVM_SET_USER_MEMORY_REGION 0x%llx +0x%llx%s: %s",
 				 (unsigned long long)r.guest_phys_addr,
 				 (unsigned long long)r.memory_size,
-				 strerror(-ret));
+				 r.flags ? " read-only" : "", strerror(-ret));
 			return ret;
 		}
 	}
@@ -266,6 +267,9 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 		cell_why(why, len, "KVM_CREATE_VM: %s", strerror(-ret));
 		goto fail;
 	}
+	ret = cell_chans_open(vm, cfg, cell, why, len);
+	if (ret)
+		goto fail;
 	ret = cell_mem_create(vm, cell, why, len);
 	if (ret)
 		goto fail;
@@ -273,6 +277,9 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	if (ret)
 		goto fail;
 	ret = set_memslots(vm, why, len);
+	if (ret)
+		goto fail;
+	ret = cell_chans_doorbells(vm, why, len);
 	if (ret)
 		goto fail;
 	ret = create_vcpus(vm, why, len);
@@ -313,7 +320,8 @@ void cell_vm_stats(struct cell_vm *vm, struct cell_stats *st)
 		st->run_ns = (vm->t_stop ? vm->t_stop : cell_now_ns()) -
 			     vm->t_start;
 	for (i = 0; i < vm->nr_slots; i++)
-		st->mem_bytes += vm->no_color ? 0 : vm->slots[i].size;
+		if (!vm->no_color && vm->slots[i].kind != CELL_SLOT_CHAN)
+			st->mem_bytes += vm->slots[i].size;
 	st->failed_cpu = vm->failed_cpu;
 	snprintf(st->failure, sizeof(st->failure), "%s", vm->failure);
 	st->create_ns = vm->create_ns;
@@ -362,6 +370,7 @@ void cell_vm_destroy(struct cell_vm *vm)
 		close(vm->kvm_fd);
 	/* After the VM: KVM drops its page references with the memslots. */
 	cell_mem_destroy(vm);
+	cell_chans_close(vm);
 	pthread_mutex_destroy(&vm->lock);
 	pthread_mutex_destroy(&vm->kick_lock);
 	pthread_mutex_destroy(&vm->join_lock);

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <linux/kvm.h>
 
+#include <colorguard/cell_chan.h>
 #include <colorguard/cell_comm.h>
+#include <colorguard/chan_linux.h>
 
 #include "cell_vm.h"
 #include "colorguard.h"
@@ -28,12 +30,36 @@
  */
 #define CELL_REFUSED_PER_S		1000
 #define CELL_EXIT_RATE_DEFAULT		100000
-#define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1)	/* regions and the comm page */
+/* A window's memslots: the region, the peers page, feedback pages. */
+#define CELL_CHAN_WINDOW_SLOTS	(2 + CHAN_MAX_READERS)
+/* Regions, the channel directory, the channels' windows, the comm page. */
+#define CELL_MAX_SLOTS	(CG_MAX_REGIONS + 1 + CELL_CHAN_MAX * CELL_CHAN_WINDOW_SLOTS + 1)
+
+enum cell_slot_kind {
+	CELL_SLOT_RAM,		/* memory[i], the cell's colors */
+	CELL_SLOT_CHAN_DIR,	/* the channel directory, the cell's colors */
+	CELL_SLOT_CHAN,		/* a channel's page(s), the keeper's memory */
+	CELL_SLOT_COMM,		/* the comm page and the arch's pages, last */
+};
 
 struct cell_slot {
 	uint64_t gpa;
 	uint64_t size;
 	void *host;
+	enum cell_slot_kind kind;
+	bool readonly;		/* KVM_MEM_READONLY: a write exits */
+	unsigned int chan;	/* CELL_SLOT_CHAN: index in cell_vm.chans */
+};
+
+/* One channel of the cell (chan.c): its end, opened through the keeper. */
+struct cell_chan_end {
+	char name[CG_NAME_MAX + 1];
+	struct cg_chan *end;
+	uint32_t role;		/* CELL_CHAN_WRITER or CELL_CHAN_READER */
+	uint32_t index;		/* a reader's */
+	uint64_t window;	/* guest address */
+	uint64_t doorbell;	/* guest address of its register, 0: none */
+	struct chan_geom geom;
 };
 
 struct cell_vcpu {
@@ -115,8 +141,15 @@ struct cell_vm {
 	int no_color;			/* control runs: anonymous memory */
 	size_t run_size;
 	unsigned int nr_slots;
-	/* last: the comm page, then cell_arch_extra_pages() */
+	/*
+	 * memory[] first, in config order; last: the comm page, then
+	 * cell_arch_extra_pages(); channel slots between them.
+	 */
 	struct cell_slot slots[CELL_MAX_SLOTS];
+	unsigned int nr_chans;
+	struct cell_chan_end chans[CELL_CHAN_MAX];
+	struct cell_chan_dir *chan_dir;	/* host address, NULL: no channels */
+	uint64_t chan_dir_gpa;
 	/* guest memory: only comm_access.c touches it */
 	volatile struct cell_comm *comm;
 	uint64_t comm_gpa, console_gpa, bwlock_gpa, stop_gpa;
@@ -167,6 +200,25 @@ int cell_mem_create(struct cell_vm *vm, const struct cg_cell *cell,
 void cell_mem_destroy(struct cell_vm *vm);
 int cell_mem_check(struct cell_vm *vm, const char *mask, uint64_t *total,
 		   uint64_t *in_mask, uint64_t *in_root, char *why, size_t len);
+
+/* chan.c: the cell's channels */
+/* Open the cell's ends through the keeper, before cell_mem_create(). */
+int cell_chans_open(struct cell_vm *vm, const struct cg_config *cfg,
+		    const struct cg_cell *cell, char *why, size_t len);
+/*
+ * Add the directory's slot (to be mapped in the cell's colors) and the
+ * windows' slots (the keeper's memory) from vm->slots[*i] on.
+ */
+int cell_chans_add_slots(struct cell_vm *vm, unsigned int *i, char *why,
+			 size_t len);
+/* Register the doorbells' ioeventfds, after KVM_CREATE_VM. */
+int cell_chans_doorbells(struct cell_vm *vm, char *why, size_t len);
+/* Write the directory, before each start. */
+void cell_chans_dir_write(struct cell_vm *vm);
+/* What a guest address of a channel slot is, for a stray access's reason. */
+bool cell_chans_describe(struct cell_vm *vm, uint64_t gpa, char *buf,
+			 size_t len);
+void cell_chans_close(struct cell_vm *vm);
 
 /* vcpu.c */
 int cell_vcpus_start(struct cell_vm *vm, char *why, size_t len);

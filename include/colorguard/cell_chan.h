@@ -34,14 +34,19 @@
  * page is a read-only memslot: a write to it stops the cell as failed.
  *
  * Doorbell: a writer of a channel with CHAN_F_DOORBELL rings reader i by
- * a 32-bit write of i to its doorbell register, handled in the kernel
- * (KVM_IOEVENTFD): no exit to the runner.
+ * a 32-bit write of i to the channel's doorbell register (entry k's at
+ * console + CELL_DOORBELL_REG_OFFSET + k * CELL_DOORBELL_REG_STRIDE),
+ * handled in the kernel (KVM_IOEVENTFD): no exit to the runner. Any other
+ * access of the register is an exit that fails the cell.
+ *
+ * Where: the directory is the page below the comm page.
  *
  * Freestanding: no libc types.
  */
 #ifndef _COLORGUARD_CELL_CHAN_H
 #define _COLORGUARD_CELL_CHAN_H
 
+#include <colorguard/cell_comm.h>
 #include <colorguard/chan.h>
 
 #define CELL_CHAN_SIGNATURE	"CGCHAN\0"	/* 8 bytes with the NUL */
@@ -69,6 +74,7 @@ struct cell_chan_dir {
 };
 
 _Static_assert(sizeof(struct chan_geom) == 72, "chan_geom size");
+_Static_assert(CELL_CHAN_MAX == CELL_DOORBELL_REGS, "a doorbell register a channel");
 _Static_assert(sizeof(struct cell_chan_entry) == 128, "cell_chan_entry size");
 _Static_assert(__builtin_offsetof(struct cell_chan_entry, geom) == 56,
 	       "cell_chan_entry.geom");

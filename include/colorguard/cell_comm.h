@@ -120,8 +120,17 @@
 /* x86: the stop register, after the bandwidth-lock register. */
 #define CELL_STOP_REG_OFFSET		16
 #define CELL_STOP_REG_SIZE		4
-/* The device registers from the console on: console, lock, stop. */
-#define CELL_DEVICE_REGS_SIZE		(CELL_STOP_REG_OFFSET + CELL_STOP_REG_SIZE)
+/*
+ * Channel doorbells (include/colorguard/cell_chan.h): the register of the
+ * cell's channel k (its directory's entry k) at console + 64 + 8k.
+ */
+#define CELL_DOORBELL_REG_OFFSET	64
+#define CELL_DOORBELL_REG_STRIDE	8
+#define CELL_DOORBELL_REG_SIZE		4
+#define CELL_DOORBELL_REGS		16	/* CELL_CHAN_MAX */
+/* The device registers from the console on: console, lock, stop, doorbells. */
+#define CELL_DEVICE_REGS_SIZE		(CELL_DOORBELL_REG_OFFSET + \
+					 CELL_DOORBELL_REGS * CELL_DOORBELL_REG_STRIDE)
 /* Acquisitions and level changes served per second, at most. */
 #define CELL_BWLOCK_RATE_MAX		100
 

@@ -62,8 +62,8 @@
  *     8     4  wake      doorbell: the reader changes it to ask for a wake-up
  *    12    52  spare     0
  *
- * Peers page, CHAN_PEERS_SIZE bytes, written only by whoever keeps the
- * channel (the runner's keeper) and read-only for every side:
+ * Peers page, CHAN_PEERS_SIZE bytes, written only by the channel keeper
+ * (cells/keeper/) and read-only for every side:
  *
  *   off  size  field     meaning
  *     0     8  epoch     grows each time a peer attaches or detaches
@@ -74,8 +74,12 @@
  *                          u32 attaches  times it attached
  *                          u64 epoch     the epoch of its last change
  *
- * A reader that sees the writer's attaches change re-opens (the writer
- * reset the region when it attached again) instead of calling it broken.
+ * A writer attaches only while no writer is: the keeper then resets the
+ * control block (head and tail 0), then publishes the writer ATTACHED
+ * with attaches + 1 (release). A reader that sees the writer's attaches
+ * change re-opens; one that finds the channel broken while the writer is
+ * not ATTACHED, or attached anew, waits or re-opens instead of calling
+ * it broken.
  *
  * Doorbell (CHAN_F_DOORBELL): before sleeping a reader changes its wake
  * word (chan_arm()), then looks again; a commit or publish that sees a

@@ -17,10 +17,10 @@ CG_KEEPER_CFLAGS := -Icells/keeper
 
 # The cell runner (cells/build.mk) is linked in: its x86 arch file here.
 $(CG_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_HOST) \
-		$(CG_KEEPER_SRCS) $(CG_KEEPER_HDRS) $(CHAN_LINUX_SRCS) $(CHAN_LINUX_HDRS)
+		$(CG_KEEPER_SRCS) $(CG_KEEPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $(CG_RUNNER_CFLAGS) $(CG_KEEPER_CFLAGS) $(CG_LIBCONFIG_CFLAGS) -o $@ \
-		$(CG_TOOL_SRCS) $(CG_RUNNER_SRCS_HOST) $(CG_KEEPER_SRCS) $(CHAN_LINUX_SRCS) \
+		$(CG_TOOL_SRCS) $(CG_RUNNER_SRCS_HOST) $(CG_KEEPER_SRCS) \
 		$(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 
 # The tool needs hv-color; until its sources are in the tree there is nothing

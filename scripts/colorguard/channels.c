@@ -113,12 +113,38 @@ static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
+/* The channel directory, the page below the comm page (cell_chan.h). */
+static void check_directory(struct cg_diag *d, const struct cg_cell *cell, uint64_t comm)
+{
+	unsigned int j;
+
+	if (!cell->nr_chan_refs || cell->type == CG_CELL_ROOT)
+		return;
+	if (comm < PAGE) {
+		cg_err(d, cell->comm.line ? cell->comm.line : cell->line, cell->label, "comm",
+		       "0x%llx leaves no page below it for the channel directory",
+		       (unsigned long long)comm);
+		return;
+	}
+	for (j = 0; j < cell->nr_regions; j++) {
+		const struct cg_region *m = &cell->regions[j];
+		uint64_t virt = m->virt.line ? m->virt.v : m->phys.v;
+
+		if (overlaps(comm - PAGE, PAGE, virt, m->size.v))
+			cg_err(d, cell->comm.line ? cell->comm.line : cell->line, cell->label,
+			       "comm", "the channel directory at 0x%llx (the page below the comm page) overlaps memory[%u]",
+			       (unsigned long long)(comm - PAGE), j);
+	}
+}
+
 /* A cell's windows against its memory, comm page, console and each other. */
 static void check_windows(struct cg_diag *d, const struct cg_config *cfg,
 			  const struct cg_cell *cell)
 {
 	uint64_t comm = cell->comm.line ? cell->comm.v : CELL_COMM_DEFAULT_ADDR;
 	unsigned int i, j;
+
+	check_directory(d, cell, comm);
 
 	for (i = 0; i < cell->nr_chan_refs; i++) {
 		const struct cg_chan_ref *r = &cell->chan_refs[i];
@@ -137,9 +163,9 @@ static void check_windows(struct cg_diag *d, const struct cg_config *cfg,
 				       r->name, (unsigned long long)at,
 				       (unsigned long long)len, j);
 		}
-		if (overlaps(at, len, comm, CELL_COMM_SIZE))
+		if (overlaps(at, len, comm - PAGE, PAGE + CELL_COMM_SIZE))
 			cg_err(d, r->address.line, cell->label, "channels",
-			       "\"%s\" at 0x%llx +0x%llx overlaps the comm page 0x%llx",
+			       "\"%s\" at 0x%llx +0x%llx overlaps the comm page 0x%llx or the directory below it",
 			       r->name, (unsigned long long)at,
 			       (unsigned long long)len, (unsigned long long)comm);
 		if (cell->console.line &&
