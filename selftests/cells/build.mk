@@ -39,3 +39,14 @@ $(BUILD)/host/cells/test_%: selftests/cells/host/test_%.c $(CG_RUNNER_SRCS_HOST)
 		-fno-sanitize-recover=all -o $@ $< $(CG_RUNNER_SRCS_HOST) \
 		$(CG_TOOL_LIB_SRCS) $(HV_COLOR_SRCS) $(CG_LIBCONFIG_LIBS)
 HOST_TAP_TESTS += $(CELLS_HOST_TESTS)
+
+# chanpeer, the root Linux end of the channel tests (chan.sh): a static
+# guest program on root Linux's channel library, staged into the guest's
+# /suites/cells/.
+CELLS_CHANPEER := $(GUEST)/cells/chanpeer
+$(CELLS_CHANPEER): selftests/cells/chanpeer.c selftests/cells/chan_pattern.h \
+		$(CHAN_SRCS) $(CHAN_HDRS) $(CHAN_LINUX_SRCS) $(CHAN_LINUX_HDRS)
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) -O2 -static -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/include \
+		-o $@ $< $(CHAN_SRCS) $(CHAN_LINUX_SRCS)
+guest: $(CELLS_CHANPEER)
