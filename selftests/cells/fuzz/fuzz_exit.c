@@ -22,6 +22,7 @@ const char *__lsan_default_suppressions(void);
 #define VCPUS		2
 #define RECORD		48
 #define CONSOLE_GPA	0xf0000000ull
+#define CHAN_GPA	0x90000000ull
 
 const char *__lsan_default_suppressions(void)
 {
@@ -47,9 +48,19 @@ static struct cell_vm *vm_new(unsigned char *page, bool bwlock,
 	vm->console = fopen("/dev/null", "w");
 	vm->comm = (volatile struct cell_comm *)page;
 	vm->console_gpa = CONSOLE_GPA;
-	vm->nr_slots = 1;
+	vm->nr_slots = 2;
 	vm->slots[0].gpa = 0;
 	vm->slots[0].size = 1 << 20;
+	/* A reader's window: the writer's region and the peers page. */
+	vm->nr_chans = 1;
+	snprintf(vm->chans[0].name, sizeof(vm->chans[0].name), "fuzz");
+	vm->chans[0].role = CELL_CHAN_READER;
+	vm->chans[0].window = CHAN_GPA;
+	vm->chans[0].geom.writer_size = 4096;
+	vm->slots[1].gpa = CHAN_GPA;
+	vm->slots[1].size = 4096 + CHAN_PEERS_SIZE;
+	vm->slots[1].kind = CELL_SLOT_CHAN;
+	vm->slots[1].readonly = true;
 	vm->nr_vcpus = VCPUS;
 	vm->storm.rate = CELL_EXIT_RATE_DEFAULT;
 	/* The limits' defaults, or none of the level and gap ones. */
@@ -102,6 +113,9 @@ static void one_exit(struct cell_vm *vm, const unsigned char *r)
 		break;
 	case 1:
 		addr = vm->bwlock_gpa;
+		break;
+	case 2:		/* a write the read-only window turned into an exit */
+		addr = CHAN_GPA + addr % (4096 + CHAN_PEERS_SIZE + 64);
 		break;
 	}
 	run->mmio.phys_addr = addr;
