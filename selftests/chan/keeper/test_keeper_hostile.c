@@ -215,7 +215,8 @@ TEST_F(hostile, descriptors_sent_to_the_keeper_are_closed)
 	EXPECT_EQ(-EINVAL, rep.err);
 	EXPECT_STREQ("8 descriptors sent to the keeper: it takes none", rep.why);
 	kt_close_fds(fds, 8);
-	EXPECT_EQ(before, open_fds(self->t.pid));
+	/* Another test's connection may close meanwhile: never more. */
+	EXPECT_GE(before, open_fds(self->t.pid));
 	ASSERT_EQ(0, serves(&self->t));
 }
 
