@@ -143,10 +143,24 @@ static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
+static const char *slot_what(const struct cell_slot *s)
+{
+	switch (s->kind) {
+	case CELL_SLOT_COMM:
+		return "comm page (and page tables)";
+	case CELL_SLOT_CHAN_DIR:
+		return "channel directory (below the comm page)";
+	case CELL_SLOT_CHAN:
+		return "channel window";
+	default:
+		return "memory";
+	}
+}
+
 /*
- * Regions, comm page, console and the registers after it (bandwidth
- * lock, stop) must not overlap one another; the registers share the
- * console's 2 MiB page,
+ * Regions, the channel directory and windows, the comm page, the console
+ * and the registers after it (bandwidth lock, stop, doorbells) must not
+ * overlap one another; the registers share the console's 2 MiB page,
  * which each arch maps as device memory (so its 1 GiB block too).
  */
 static int check_layout(struct cell_vm *vm, char *why, size_t len)
@@ -184,9 +198,7 @@ static int check_layout(struct cell_vm *vm, char *why, size_t len)
 			if (!overlaps(a->gpa, a->size, b->gpa, b->size))
 				continue;
 			cell_why(why, len, "%s 0x%llx +0x%llx overlaps memory 0x%llx +0x%llx",
-				 a->kind == CELL_SLOT_COMM ? "comm page (and page tables)" :
-				 a->kind == CELL_SLOT_CHAN_DIR ? "channel directory (below the comm page)" :
-				 a->kind == CELL_SLOT_CHAN ? "channel window" : "memory",
+				 slot_what(a),
 				 (unsigned long long)a->gpa,
 				 (unsigned long long)a->size,
 				 (unsigned long long)b->gpa,

@@ -36,7 +36,7 @@
 
 static uint8_t buf[BUF_MAX];
 
-static void result(const char *name, unsigned long long v)
+static void print_result(const char *name, unsigned long long v)
 {
 	printf("result %s %llu\n", name, v);
 }
@@ -72,12 +72,12 @@ static int do_send(struct cg_chan *c, unsigned long long n, int timeout_ms,
 			sleep_us(gap_us);
 	}
 	cg_chan_get_stats(c, &st);
-	result("sent", st.records);
-	result("bytes", st.bytes);
-	result("timeouts", timeouts);
-	result("rung", st.rung);
-	result("faults", st.faults);
-	result("error", -ret);
+	print_result("sent", st.records);
+	print_result("bytes", st.bytes);
+	print_result("timeouts", timeouts);
+	print_result("rung", st.rung);
+	print_result("faults", st.faults);
+	print_result("error", -ret);
 	return 0;
 }
 
@@ -122,15 +122,15 @@ static int do_recv(struct cg_chan *c, unsigned long long n, int timeout_ms, int 
 		bytes += len;
 	}
 	cg_chan_get_stats(c, &st);
-	result("drained", drained);
-	result("bytes", bytes);
-	result("received", got);
-	result("lost", st.lost - lost0);
-	result("bad", bad);
-	result("broken", st.broken);
-	result("restarts", st.restarts - restarts);
-	result("wakeups", st.wakeups);
-	result("error", -ret);
+	print_result("drained", drained);
+	print_result("bytes", bytes);
+	print_result("received", got);
+	print_result("lost", st.lost - lost0);
+	print_result("bad", bad);
+	print_result("broken", st.broken);
+	print_result("restarts", st.restarts - restarts);
+	print_result("wakeups", st.wakeups);
+	print_result("error", -ret);
 	return 0;
 }
 
@@ -148,8 +148,8 @@ static int do_publish(struct cg_chan *c, unsigned long long n, unsigned long lon
 		if (gap_us)
 			sleep_us(gap_us);
 	}
-	result("published", g - 1);
-	result("error", -ret);
+	print_result("published", g - 1);
+	print_result("error", -ret);
 	return 0;
 }
 
@@ -175,11 +175,11 @@ static int do_read(struct cg_chan *c, unsigned long long n, int timeout_ms)
 		waited += 100;
 	}
 	cg_chan_get_stats(c, &st);
-	result("values", values);
-	result("last_gen", gen);
-	result("skipped", st.lost);
-	result("torn", torn);
-	result("error", ret < 0 ? -ret : 0);
+	print_result("values", values);
+	print_result("last_gen", gen);
+	print_result("skipped", st.lost);
+	print_result("torn", torn);
+	print_result("error", ret < 0 ? -ret : 0);
 	return 0;
 }
 
@@ -190,15 +190,15 @@ static int do_stray(struct cg_chan *c)
 	size_t size = cg_chan_geometry(c)->writer_size;
 
 	if (!mprotect(m->region, size, PROT_READ | PROT_WRITE)) {
-		result("writable", 1);
+		print_result("writable", 1);
 		return 0;
 	}
-	result("writable", 0);
-	result("mprotect_errno", errno);
+	print_result("writable", 0);
+	print_result("mprotect_errno", errno);
 	return 0;
 }
 
-static int usage(void)
+static int usage_error(void)
 {
 	fprintf(stderr, "usage: chanpeer [-s SLOT] [-t TIMEOUT_MS] [-g GAP_US] [-d] CELL CHANNEL send|recv|publish|read|stray [N]\n");
 	return 2;
@@ -228,11 +228,11 @@ int main(int argc, char **argv)
 			drain = 1;
 			break;
 		default:
-			return usage();
+			return usage_error();
 		}
 	}
 	if (argc - optind < 3)
-		return usage();
+		return usage_error();
 	mode = argv[optind + 2];
 	if (argc - optind > 3)
 		n = strtoull(argv[optind + 3], NULL, 0);
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "stray"))
 		ret = do_stray(c);
 	else
-		ret = usage();
+		ret = usage_error();
 	cg_chan_close(c);
 	return ret;
 }
