@@ -16,13 +16,15 @@ CG_GUEST_TOOL := $(GUEST)/interference/colorguard
 GUEST_TOOLS := $(CG_GUEST_TOOL) $(GUEST)/interference/hwrun \
 	$(GUEST)/interference/demo.cfg
 
-$(CG_GUEST_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_GUEST)
+$(CG_GUEST_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_GUEST) \
+		$(CG_KEEPER_SRCS) $(CG_KEEPER_HDRS) $(CHAN_LINUX_SRCS) $(CHAN_LINUX_HDRS)
 	@[ "$(ARCH)" != arm64 ] || [ -f $(CG_GUEST_LIBCONFIG)/usr/lib/aarch64-linux-gnu/libconfig.a ] || \
 		scripts/install-deps vm
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) -O2 -static -Wall -Wextra -Werror -std=gnu11 -I$(TOP)/include \
-		$(CG_RUNNER_CFLAGS) $(CG_GUEST_CFG_FLAGS) -o $@ $(CG_TOOL_SRCS) \
-		$(CG_RUNNER_SRCS_GUEST) $(HV_COLOR_SRCS) $(CG_GUEST_CFG_LIBS)
+		$(CG_RUNNER_CFLAGS) $(CG_KEEPER_CFLAGS) $(CG_GUEST_CFG_FLAGS) -o $@ $(CG_TOOL_SRCS) \
+		$(CG_RUNNER_SRCS_GUEST) $(CG_KEEPER_SRCS) $(CHAN_LINUX_SRCS) $(HV_COLOR_SRCS) \
+		$(CG_GUEST_CFG_LIBS)
 $(GUEST)/interference/hwrun: scripts/interference/run
 	@mkdir -p $(dir $@)
 	cp $< $@
