@@ -25,3 +25,5 @@ chan-llc-report: modules guest guest-tools llcsim
 		> $(BUILD)/chan-llc-report/$(ARCH)-provenance.txt
 	VM_ICOUNT=$${VM_ICOUNT-off} scripts/vm/run --arch $(ARCH) \
 		--results $(BUILD)/chan-llc-report interference/chan-llc.sh
+# Host test of its table: known windows and reader lines, by hand.
+HOST_TAP_TESTS += selftests/interference/host-chan-llc
