@@ -23,6 +23,7 @@
 #                              kernel-doc, W=1 C=1 module builds
 #   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
 #   make llc-report ARCH=arm64 the interference scenario under the LLC model
+#   make chan-llc-report ARCH=arm64  a busy channel next to the critical task, by its colors
 #   make rt-report ARCH=arm64  a real-time cell next to a hog: TCG and the model
 #   make docs                  Documentation/ as HTML in build/docs/html (Sphinx, -W)
 #   make check-docs            make docs, the names the docs use, the man pages
