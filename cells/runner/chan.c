@@ -15,22 +15,12 @@
 
 #define PAGE	4096ull
 
-static int find_channel(const struct cg_config *cfg, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < cfg->nr_channels; i++)
-		if (!strcmp(cfg->channels[i].name, name))
-			return i;
-	return -1;
-}
-
 static int open_one(struct cell_vm *vm, const struct cg_config *cfg,
 		    const struct cg_cell *cell, const struct cg_chan_ref *ref,
 		    char *why, size_t len)
 {
 	struct cell_chan_end *e = &vm->chans[vm->nr_chans];
-	int ch = find_channel(cfg, ref->name), ret, reader;
+	int ch = cg_chan_find(cfg, ref->name), ret, reader;
 	struct chan_geom g;
 	char kwhy[160];
 

@@ -98,7 +98,7 @@ uint64_t cg_chan_window(const struct cg_config *cfg, unsigned int ch,
 	return g.writer_size + CHAN_PEERS_SIZE + fb;
 }
 
-static int find_channel(const struct cg_config *cfg, const char *name)
+int cg_chan_find(const struct cg_config *cfg, const char *name)
 {
 	unsigned int i;
 
@@ -274,7 +274,7 @@ void cg_channels_check(struct cg_diag *d, struct cg_system *sys)
 		for (j = 0; j < cell->nr_chan_refs; j++) {
 			struct cg_chan_ref *r = &cell->chan_refs[j];
 
-			r->chan = find_channel(cfg, r->name);
+			r->chan = cg_chan_find(cfg, r->name);
 			if (r->chan < 0 && r->name[0])
 				cg_err(d, r->line, cell->label, "channels",
 				       "no channel \"%s\" in the channels list", r->name);

@@ -7,6 +7,9 @@
 
 #include "colorguard.h"
 
+/* cg_chan_find() - the index of channel @name in cfg->channels, or -1 */
+int cg_chan_find(const struct cg_config *cfg, const char *name);
+
 /*
  * cg_chan_geom() - the geometry of channel @ch, from the config alone
  * @cfg: the config
