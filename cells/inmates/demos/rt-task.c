@@ -10,7 +10,10 @@
  * (scripts/llcsim/: its modelled time is the job's, where guest time is
  * TCG's); bwlock=PERMILLE holds the bandwidth lock over all jobs
  * (bwlock_acquire(); results bwlock_status, 0 when served, and
- * bwlock_forced, the runner's forced releases). Results,
+ * bwlock_forced, the runner's forced releases). publish=NAME publishes
+ * each job's number and execution time on the cell's state channel NAME
+ * as a line of text ("job 7 exec_ns 5120"), which a root Linux reader
+ * shows with `colorguard chan cat`. Results,
  * written once at the end (no exit per job): jobs, period_ns,
  * deadline_ns (the period), misses (jobs that ended after it), early;
  * release-to-start latency lat_min_ns, lat_mean_ns, lat_max_ns;
@@ -22,6 +25,7 @@
 #include <colorguard/llcsim.h>
 
 #include "inmate.h"
+#include "inmate_chan.h"
 
 #define LINE	64
 
@@ -30,14 +34,52 @@ struct rt_job {
 	volatile uint64_t *stream;
 	uint64_t accesses, stream_bytes, spin_ticks, sink;
 	unsigned int llc_window;	/* 0: no model window */
+	struct cell_chan *out;		/* publish=: the state channel, or NULL */
+	uint64_t published, publish_errors;
 };
+
+/* Append v in decimal at p; the end of what was written. */
+static char *put_dec(char *p, uint64_t v)
+{
+	char d[20];
+	int n = 0;
+
+	do {
+		d[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = d[--n];
+	return p;
+}
+
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+/* After the job: its number and execution time, a line for a reader. */
+static void publish(struct rt_job *j, uint32_t n, uint64_t exec_ticks)
+{
+	char line[64], *p = line;
+
+	p = put_str(p, "job ");
+	p = put_dec(p, n);
+	p = put_str(p, " exec_ns ");
+	p = put_dec(p, ticks_to_ns(exec_ticks));
+	if (cell_chan_publish(j->out, line, p - line))
+		j->publish_errors++;
+	else
+		j->published++;
+}
 
 static void rt_job(uint32_t n, void *arg)
 {
 	struct rt_job *j = arg;
 	uint64_t start = ticks();
 
-	(void)n;
 	if (j->llc_window)
 		llcsim_window_start(j->llc_window);
 	j->sink += chase_run(j->chase, j->accesses);
@@ -46,6 +88,8 @@ static void rt_job(uint32_t n, void *arg)
 		;
 	if (j->llc_window)
 		llcsim_window_end();
+	if (j->out)
+		publish(j, n, ticks() - start);
 }
 
 int inmate_main(void)
@@ -63,6 +107,8 @@ int inmate_main(void)
 	struct rt_job j = { 0 };
 	struct periodic_task t = { 0 };
 	struct periodic_stats st;
+	static struct cell_chan out;
+	char name[CELL_CHAN_NAME_MAX];
 
 	if (!period_us || period_us > 10000000 || !jobs || jobs > 1000000 ||
 	    ws < LINE * 2 || stream < LINE || spin_us > 10000000 ||
@@ -80,6 +126,13 @@ int inmate_main(void)
 	j.spin_ticks = ns_to_ticks(spin_us * 1000);
 	j.llc_window = llc_window;
 	chase_build(j.chase, ws / LINE);
+	if (!arg_str("publish", name, sizeof(name))) {
+		if (cell_chan_open(&out, name) || out.role != CELL_CHAN_WRITER ||
+		    out.g.kind != CHAN_KIND_STATE || out.g.max_record < 64)
+			inmate_fault(5, 0, 0, 0,
+				     "publish= names no state channel this cell writes (64 B values)");
+		j.out = &out;
+	}
 	iprintf("rt-task: %llu jobs every %llu us, chase %llu KiB x %llu, stream %llu KiB, %s timer, %s\n",
 		(unsigned long long)jobs, (unsigned long long)period_us,
 		(unsigned long long)(ws >> 10), (unsigned long long)j.accesses,
@@ -110,6 +163,10 @@ int inmate_main(void)
 	if (bwlock) {
 		result_set("bwlock_status", bwlock_status);
 		result_set("bwlock_forced", comm->bwlock_forced);
+	}
+	if (j.out) {
+		result_set("published", j.published);
+		result_set("publish_errors", j.publish_errors);
 	}
 	result_set("ws_bytes", ws);
 	result_set("stream_bytes", stream);
