@@ -2,7 +2,7 @@
 # Guest side of the interference suite and of `make demo`: the colorguard
 # tool built statically for the guest (libconfig's static library: the
 # host's for x86_64, libconfig-dev:arm64 from scripts/install-deps for
-# arm64), the real-hardware runner and the demo config, all staged into
+# arm64), the real-hardware runner and the demo's configs, all staged into
 # $(GUEST)/interference/ and so into the guest's /suites/interference/.
 CG_GUEST_LIBCONFIG := $(CACHE)/guest/arm64/libconfig
 ifeq ($(ARCH),arm64)
@@ -14,7 +14,7 @@ CG_GUEST_CFG_LIBS := -l:libconfig.a
 endif
 CG_GUEST_TOOL := $(GUEST)/interference/colorguard
 GUEST_TOOLS := $(CG_GUEST_TOOL) $(GUEST)/interference/hwrun \
-	$(GUEST)/interference/demo.cfg
+	$(GUEST)/interference/demo.cfg $(GUEST)/interference/channels.cfg
 
 $(CG_GUEST_TOOL): $(CG_TOOL_SRCS) $(CG_TOOL_HDRS) $(HV_COLOR_SRCS) $(CG_RUNNER_SRCS_GUEST) \
 		$(CG_KEEPER_SRCS) $(CG_KEEPER_HDRS)
@@ -28,6 +28,9 @@ $(GUEST)/interference/hwrun: scripts/interference/run
 	@mkdir -p $(dir $@)
 	cp $< $@
 $(GUEST)/interference/demo.cfg: scripts/colorguard/examples/demo.cfg
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(GUEST)/interference/channels.cfg: scripts/colorguard/examples/channels.cfg
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -6,8 +6,10 @@
 # pagemap), a stress-ng hog on CPU 1 held to its memguard budget; where the
 # guest runs KVM (make demo boots it so), the critical side once more as
 # a real cell: critbench as a KVM inmate with all its RAM in colors 8-15,
-# then timer-latency there (a 1 kHz local timer: its latency line); then a
-# table of what happened and a verdict. Prints TAP points.
+# then timer-latency there (a 1 kHz local timer: its latency line), then
+# rt-task there publishing each job's time through a channel that a root
+# Linux reader prints (channels.cfg); then a table of what happened and a
+# verdict. Prints TAP points.
 . ../lib/tap.sh
 
 M=/sys/kernel/memguard
@@ -102,8 +104,8 @@ if [ "$CG_LLC" = 1 ]; then
 fi
 # The critical side as a real cell: critbench as a KVM inmate on CPU 0,
 # its whole RAM in colors 8-15 (the demo.cfg cell "rt"), next to the hog.
-cell_rc=skip lat_rc=skip
-LAT_N=2000
+cell_rc=skip lat_rc=skip pub_rc=skip
+LAT_N=2000 PUB_N=20
 if [ "$CG_ARCH" = x86_64 ]; then
 	for m in irqbypass ccp kvm kvm-amd; do
 		insmod /modules/linux/$m.ko 2>/dev/null
@@ -128,6 +130,35 @@ if [ -c /dev/kvm ]; then
 	kill $HOG 2>/dev/null
 	wait $HOG 2>/dev/null
 	grep -v '^result lat_log2' lat.out | sed 's/^/    /'
+	# The critical cell's results to root Linux through a channel:
+	# channels.cfg's "vehicle", a latest-value latch in comm colors 6-7
+	# (root Linux on 0-5 meanwhile, as channels.cfg has it).
+	step "critical cell rt publishes each job's time through channel \"vehicle\" (channels.cfg, comm colors 6-7); root Linux reads it"
+	echo 0-5 > $C/root_colors
+	./colorguard chan keep channels.cfg > keeper.out 2>&1 &
+	KEEPER=$!
+	i=0
+	while [ ! -S /run/colorguard/chan.sock ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	step "the keeper is up after $((i / 10)) s: $(./colorguard chan ls 2>&1 | head -n 1)"
+	# The cell's creation alone (32 MiB prefaulted) takes seconds here.
+	./colorguard chan cat vehicle --cell linux -n $PUB_N --timeout 120000 \
+		> pub.out 2> pub.err &
+	READER=$!
+	./colorguard cell run channels.cfg rt ../cells/rt-task.bin \
+		-s "jobs=1000 publish=vehicle" --results --timeout 120 > pubcell.out 2>&1
+	pub_rc=$?
+	wait $READER
+	reader_rc=$?
+	kill $KEEPER 2>/dev/null
+	wait $KEEPER 2>/dev/null
+	echo 0-7 > $C/root_colors
+	grep -v '^result' pubcell.out | sed 's/^/    /'
+	echo "    root Linux: colorguard chan cat vehicle --cell linux -n $PUB_N (status $reader_rc)"
+	sed 's/^/      /' pub.out | tail -n 5
+	sed 's/^/      /' pub.err keeper.out
 fi
 # Root Linux's side: fresh anonymous memory checked against its colors.
 ./critbench --mode chase --size 16M --ops 1000 --verify --check-colors 0-7 > root.out 2>&1
@@ -169,6 +200,11 @@ if [ "$lat_rc" != skip ]; then
 		"max $(lus lat_max_ns) us, $(result lat missed) missed, $(result lat lost) lost" \
 		"(TCG: the host's timing, not a board's)"
 fi
+if [ "$pub_rc" != skip ]; then
+	echo "critical cell rt (KVM): published $(result pubcell published) job lines through channel" \
+		"\"vehicle\"; root Linux's reader took $(grep -c '^job [0-9]* exec_ns [0-9]*$' pub.out) of them," \
+		"the last: $(tail -n 1 pub.out)"
+fi
 echo
 
 t1=$s1_throttled_periods t0=$s0_throttled_periods
@@ -184,6 +220,11 @@ fi
 if [ "$lat_rc" != skip ]; then
 	tap_check "critical cell rt's timer: every one of $LAT_N ticks taken, none lost" \
 		test "$lat_rc" = 0 -a "$(result lat count)" = "$LAT_N" -a "$(result lat lost)" = 0
+fi
+if [ "$pub_rc" != skip ]; then
+	tap_check "critical cell rt published every job through a channel; a root Linux reader got $PUB_N of them" \
+		test "$pub_rc" = 0 -a "$(result pubcell published)" = 1000 -a "$reader_rc" = 0 \
+		-a "$(grep -c '^job [0-9]* exec_ns [0-9]*$' pub.out)" = $PUB_N
 fi
 tap_check "root Linux: >= 95% of fresh anonymous pages in its colors" \
 	test -n "$rp" -a $(( ${ri:-0} * 100 / ${rp:-1} )) -ge 95
