@@ -21,7 +21,8 @@
 #   make vm-shell ARCH=arm64   interactive guest
 #   make lint                  selftests/lint/run: checkpatch (kernel and userspace C),
 #                              kernel-doc, W=1 C=1 module builds
-#   make bench ARCH=arm64      hv-color, mm-color and memguard benchmark tables
+#   make bench ARCH=arm64      hv-color, channel, mm-color and memguard benchmark tables
+#   make bench-chan            the channel benchmarks on the host (build/bench/chan.txt)
 #   make llc-report ARCH=arm64 the interference scenario under the LLC model
 #   make chan-llc-report ARCH=arm64  a busy channel next to the critical task, by its colors
 #   make rt-report ARCH=arm64  a real-time cell next to a hog: TCG and the model
@@ -357,11 +358,14 @@ check-full:
 # Benchmarks print their tables; they assert nothing about speed.
 BENCH_ICOUNT := shift=0,sleep=off
 # On arm64 a deterministic boot follows: memguard's accuracy, its armed
-# overhead and its accuracy with every CPU armed.
+# overhead and its accuracy with every CPU armed. The channel bench runs
+# on the host first, once the builds are done and before any boot, so
+# that neither competes with it for the CPUs.
 bench: bench-hv-color modules guest
 	@mkdir -p $(BUILD)/bench
 	@scripts/provenance "make bench ARCH=$(ARCH) KERNEL=$(KERNEL)" $(ARCH):$(KERNEL) \
 		> $(BUILD)/bench/provenance.txt
+	@$(MAKE) --no-print-directory bench-chan
 	scripts/vm/run --arch $(ARCH) --kernel $(KERNEL) --results $(BUILD)/bench \
 		mm-color/bench.sh memguard/bench
 	$(if $(filter arm64,$(ARCH)),VM_ICOUNT=$(BENCH_ICOUNT) scripts/vm/run \

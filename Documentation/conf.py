@@ -137,6 +137,9 @@ def _results():
     _result('bench', 'Benchmarks: mm-color and memguard',
             'make bench ARCH=arm64', 'two VM boots, the second deterministic',
             taps or ['bench/arm64-memguard-bench.tap'], 'bench/provenance.txt')
+    _result('bench-chan', 'Benchmarks: channels, on the host',
+            'make bench-chan', 'about 15 s on the host, no VM',
+            ['bench/chan.txt'], 'bench/chan-provenance.txt')
     _result('demo', 'make demo', 'make demo',
             'one arm64 VM boot with the LLC model, about 70 s warm',
             ['demo/arm64-interference-demo.sh.tap',

@@ -44,3 +44,21 @@ $(CHAN_OUT)/keeper/test_%: selftests/chan/keeper/test_%.c selftests/chan/keeper/
 ifneq ($(filter $(CG_TOOL),$(HOST_ALL)),)
 HOST_TAP_TESTS += $(CHAN_KEEP_TESTS) selftests/chan/keeper/cli.sh
 endif
+
+# The channel benchmarks (selftests/chan/bench/): a host program on
+# libcolorguard-chan, run by its script against a --no-color keeper.
+# make bench-chan prints the table and writes it to build/bench/chan.txt;
+# make bench runs it first, on the host, before its VM boots. Built with
+# the host tools so that it keeps compiling; it reports, never asserts.
+CHAN_BENCH := $(CHAN_OUT)/bench/chan-bench
+CHAN_BENCH_SRCS := $(wildcard selftests/chan/bench/*.c)
+$(CHAN_BENCH): $(CHAN_BENCH_SRCS) selftests/chan/bench/bench.h $(CHAN_LIB)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -pthread -o $@ $(CHAN_BENCH_SRCS) $(CHAN_LIB)
+HOST_ALL += $(CHAN_BENCH)
+
+.PHONY: bench-chan
+bench-chan: $(CHAN_BENCH) $(CG_TOOL)
+	@mkdir -p $(BUILD)/bench
+	@scripts/provenance "make bench-chan" > $(BUILD)/bench/chan-provenance.txt
+	@selftests/chan/bench/run $(CHAN_BENCH) $(CG_TOOL) $(BUILD)/bench/chan.txt
