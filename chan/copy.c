@@ -23,10 +23,17 @@ void chan_copy_in(void *shared, const void *src, chan_u32 len)
 {
 	chan_u64 *d = shared;
 	const chan_u8 *s = src;
-	chan_u32 i, j, n;
+	chan_u32 i = 0, j, n;
 	union chan_word u;
 
-	for (i = 0; i < len; i += 8) {
+	/* An aligned source goes a word at a time (4 KiB records: 8x fewer loads). */
+	if (!((chan_uptr)src & 7)) {
+		const chan_u64 *s64 = src;
+
+		for (; i + 8 <= len; i += 8)
+			st64(&d[i / 8], __atomic_load_n(&s64[i / 8], __ATOMIC_RELAXED));
+	}
+	for (; i < len; i += 8) {
 		n = len - i < 8 ? len - i : 8;
 		u.w = 0;
 		for (j = 0; j < n; j++)

@@ -5,6 +5,7 @@
  * writers and readers that break the protocol.
  */
 #include <stdio.h>
+#include <string.h>
 #include "chan_test.h"
 #include "kselftest_harness.h"
 
@@ -67,6 +68,36 @@ TEST(roundtrip_every_size)
 	EXPECT_EQ(0, recv_pat(&t, 0, seq, 300));
 	EXPECT_EQ(-CHAN_EAGAIN, chan_try_recv(&t.r[0], out, sizeof(out), &got));
 	EXPECT_EQ(0, chan_lost(&t.r[0]));
+	tchan_close(&t);
+}
+
+/* Sources and destinations at every offset in a word, both copy paths. */
+TEST(roundtrip_any_alignment)
+{
+	static const uint32_t lens[] = { 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 4095, 4096, 4097 };
+	uint32_t s, d, k, got;
+	struct chan_geom g;
+	struct tchan t;
+	uint64_t seq = 0;
+
+	tchan_queue_geom(&g, 64 * 1024, 8192, 1, 0);
+	ASSERT_EQ(0, tchan_open(&t, &g));
+	for (s = 0; s < 8; s++) {
+		for (d = 0; d < 8; d++) {
+			for (k = 0; k < ARRAY_SIZE(lens); k++) {
+				tchan_fill(buf + s, seq, lens[k]);
+				ASSERT_EQ(0, chan_try_send(&t.w, buf + s, lens[k]));
+				memset(out, 0xa5, sizeof(out));
+				ASSERT_EQ(0, chan_try_recv(&t.r[0], out + d, lens[k], &got));
+				ASSERT_EQ(lens[k], got);
+				ASSERT_GT(0, tchan_mismatch(out + d, seq, lens[k]))
+					TH_LOG("src +%u, dst +%u, %u bytes", s, d, lens[k]);
+				/* not a byte past the record */
+				ASSERT_EQ(0xa5, out[d + lens[k]]);
+				seq++;
+			}
+		}
+	}
 	tchan_close(&t);
 }
 
