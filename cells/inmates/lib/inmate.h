@@ -75,8 +75,9 @@ int bwlock_release(void);
  * this vCPU's redistributor awake with its private interrupts off, the
  * system-register CPU interface at priority mask 0xff). Vectors
  * INMATE_IRQ_FIRST .. INMATE_IRQ_FIRST + INMATE_NR_IRQS - 1 take
- * handlers (arm64: the PPIs, INTIDs 16-31; irq_set_handler() also
- * enables, or with NULL disables, that PPI on the calling vCPU), which
+ * handlers (arm64: the PPIs, INTIDs 16-31, and the first 16 SPIs, 32-47;
+ * irq_set_handler() also enables, or with NULL disables, that PPI on the
+ * calling vCPU, or that SPI, edge-triggered and routed to it), which
  * run with interrupts off on the interrupted stack; the library ends the
  * interrupt (EOI) when the handler returns. Any other x86 vector is a
  * fault of the cell. wait_for_interrupt() halts (hlt, WFI) until an
@@ -88,11 +89,11 @@ int bwlock_release(void);
  */
 #if defined(__aarch64__)
 #define INMATE_IRQ_FIRST	16
-#define INMATE_NR_IRQS		16
+#define INMATE_NR_IRQS		32
 #define INMATE_TIMER_VECTOR	27	/* the virtual timer's PPI */
 #else
 #define INMATE_IRQ_FIRST	32
-#define INMATE_NR_IRQS		16
+#define INMATE_NR_IRQS		32
 #define INMATE_TIMER_VECTOR	INMATE_IRQ_FIRST
 #define INMATE_SPURIOUS_VECTOR	0xff
 #endif

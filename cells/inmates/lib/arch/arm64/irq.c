@@ -14,6 +14,13 @@
 #define GICD_CTLR_GRP1		(1u << 1)
 #define GICD_CTLR_ARE		(1u << 4)
 #define GICD_CTLR_RWP		(1u << 31)
+#define GICD_IGROUPR		0x0080
+#define GICD_ISENABLER		0x0100
+#define GICD_ICENABLER		0x0180
+#define GICD_IPRIORITYR		0x0400
+#define GICD_ICFGR		0x0c00
+#define GICD_IROUTER		0x6000
+#define INTID_SPI_FIRST		32
 
 /* Redistributor: its RD frame, then its SGI/PPI frame. */
 #define GICR_STRIDE		0x20000
@@ -90,6 +97,33 @@ static uint64_t mmio_read64(uintptr_t a)
 static void mmio_write32(uintptr_t a, uint32_t v)
 {
 	asm volatile("str %w0, [%1]" : : "r"(v), "r"(a) : "memory");
+}
+
+static void mmio_write64(uintptr_t a, uint64_t v)
+{
+	asm volatile("str %0, [%1]" : : "r"(v), "r"(a) : "memory");
+}
+
+/*
+ * A shared interrupt for the calling vCPU: group 1, the private ones'
+ * priority, edge-triggered (a doorbell is a pulse from KVM_IRQFD, which
+ * a level setting would drop once the line falls), routed to this vCPU.
+ */
+static void spi_route_here(uintptr_t dist, unsigned int id)
+{
+	uint64_t mpidr = arch_hw_cpu_id();
+	uint32_t bit = 1u << (id % 32), v;
+	uintptr_t a;
+
+	a = dist + GICD_IGROUPR + id / 32 * 4;
+	mmio_write32(a, mmio_read32(a) | bit);
+	a = dist + GICD_IPRIORITYR + (id & ~3u);
+	v = mmio_read32(a) & ~(0xffu << (id % 4 * 8));
+	mmio_write32(a, v | IRQ_PRIO << (id % 4 * 8));
+	a = dist + GICD_ICFGR + id / 16 * 4;
+	mmio_write32(a, mmio_read32(a) | 2u << (id % 16 * 2));
+	/* Aff3 at 39:32, Aff2-Aff0 at 23:0, as MPIDR has them. */
+	mmio_write64(dist + GICD_IROUTER + id * 8ull, mpidr & 0xff00ffffffull);
 }
 
 /* This vCPU's redistributor: the one whose GICR_TYPER has its MPIDR. */
@@ -211,10 +245,18 @@ int irq_set_handler(unsigned int vector, irq_handler_t fn)
 	    vector >= INMATE_IRQ_FIRST + INMATE_NR_IRQS)
 		return -1;
 	handlers[vector - INMATE_IRQ_FIRST] = fn;
-	mb();		/* the handler in place before its PPI can fire */
-	if (c->on)
+	mb();		/* the handler in place before its interrupt can fire */
+	if (!c->on)
+		return 0;
+	if (vector < INTID_SPI_FIRST) {
 		mmio_write32(c->rd + (fn ? GICR_ISENABLER0 : GICR_ICENABLER0),
 			     1u << vector);
+		return 0;
+	}
+	if (fn)
+		spi_route_here(comm->gic_dist, vector);
+	mmio_write32(comm->gic_dist + (fn ? GICD_ISENABLER : GICD_ICENABLER) +
+		     vector / 32 * 4, 1u << (vector % 32));
 	return 0;
 }
 

@@ -83,6 +83,9 @@ irq_stubs:
 	.irp	v, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	irq_stub \v
 	.endr
+	.irp	v, 48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63
+	irq_stub \v
+	.endr
 	.balign	16
 	.globl	irq_spurious
 irq_spurious:
