@@ -3,7 +3,8 @@
  * A cell's channels: its ends, opened through the keeper when the VM is
  * created and held until it is destroyed (the keeper sees the cell
  * attached that long); their windows as memslots, read-only wherever the
- * cell may only read; the doorbells as ioeventfds; and the directory page
+ * cell may only read; the doorbells as ioeventfds (a writing cell) and
+ * irqfds (a reading cell); and the directory page
  * that hands the inmate each channel's geometry from the config.
  */
 #include <errno.h>
@@ -180,6 +181,39 @@ int cell_chans_doorbells(struct cell_vm *vm, char *why, size_t len)
 	return 0;
 }
 
+int cell_chans_reader_irqs(struct cell_vm *vm, char *why, size_t len)
+{
+	uint32_t mask = 0;
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < vm->nr_chans; k++)
+		if (vm->chans[k].role == CELL_CHAN_READER &&
+		    (vm->chans[k].geom.flags & CHAN_F_DOORBELL))
+			mask |= 1u << k;
+	if (!mask)
+		return 0;
+	ret = cell_arch_doorbell_routes(vm, mask, why, len);
+	if (ret)
+		return ret;
+	for (k = 0; k < vm->nr_chans; k++) {
+		struct cell_chan_end *e = &vm->chans[k];
+		const struct cg_chan_mem *m = cg_chan_memory(e->end);
+		struct kvm_irqfd irqfd = { .gsi = k };
+
+		if (!(mask & (1u << k)) || m->nr_doorbell < 1)
+			continue;
+		irqfd.fd = m->doorbell[0];
+		if (ioctl(vm->vm_fd, KVM_IRQFD, &irqfd)) {
+			cell_why(why, len, "channel \"%s\": KVM_IRQFD for its doorbell: %s",
+				 e->name, strerror(errno));
+			return -errno;
+		}
+		e->irq = cell_arch_doorbell_irq(k);
+	}
+	return 0;
+}
+
 void cell_chans_dir_write(struct cell_vm *vm)
 {
 	struct cell_chan_dir *d = vm->chan_dir;
@@ -197,6 +231,7 @@ void cell_chans_dir_write(struct cell_vm *vm)
 		o->index = e->index;
 		o->window = e->window;
 		o->doorbell = e->doorbell;
+		o->irq = e->irq;
 		o->geom = e->geom;
 	}
 	d->nr = vm->nr_chans;

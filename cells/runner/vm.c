@@ -285,6 +285,9 @@ int cell_vm_create_opts(const struct cg_config *cfg,
 	ret = create_vcpus(vm, why, len);
 	if (ret)
 		goto fail;
+	ret = cell_chans_reader_irqs(vm, why, len);
+	if (ret)
+		goto fail;
 	vm->cfg = NULL;
 	vm->state = CELL_CREATED;
 	vm->create_ns = cell_now_ns() - t0;

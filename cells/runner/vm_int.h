@@ -59,6 +59,7 @@ struct cell_chan_end {
 	uint32_t index;		/* a reader's */
 	uint64_t window;	/* guest address */
 	uint64_t doorbell;	/* guest address of its register, 0: none */
+	uint32_t irq;		/* a reader's doorbell interrupt, 0: none */
 	struct chan_geom geom;
 };
 
@@ -213,6 +214,11 @@ int cell_chans_add_slots(struct cell_vm *vm, unsigned int *i, char *why,
 			 size_t len);
 /* Register the doorbells' ioeventfds, after KVM_CREATE_VM. */
 int cell_chans_doorbells(struct cell_vm *vm, char *why, size_t len);
+/*
+ * A reading cell's doorbells as interrupts (KVM_IRQFD), after the vCPUs
+ * and their interrupt controller exist.
+ */
+int cell_chans_reader_irqs(struct cell_vm *vm, char *why, size_t len);
 /* Write the directory, before each start. */
 void cell_chans_dir_write(struct cell_vm *vm);
 /* What a guest address of a channel slot is, for a stray access's reason. */
@@ -285,6 +291,13 @@ uint64_t cell_arch_console_default(void);
 unsigned int cell_arch_extra_pages(struct cell_vm *vm);
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len);
 int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len);
+/*
+ * A reading cell's doorbell interrupt for its channel k (x86: vector,
+ * arm64: INTID), and the routes from GSI k (bit k of mask) to it.
+ */
+uint32_t cell_arch_doorbell_irq(unsigned int k);
+int cell_arch_doorbell_routes(struct cell_vm *vm, uint32_t mask, char *why,
+			      size_t len);
 /* After every vCPU exists and before the first run (arm64: the vGIC). */
 int cell_arch_vcpus_created(struct cell_vm *vm, char *why, size_t len);
 int cell_arch_vcpu_init(struct cell_vm *vm, struct cell_vcpu *v, char *why,

@@ -12,7 +12,7 @@
  *     0     8  signature  "CGCHAN\0\0"
  *     8     4  nr         entries used, at most CELL_CHAN_MAX
  *    12     4  spare      0
- *    16  128n  entry[n]
+ *    16  144n  entry[n]
  *
  * An entry, one per channel the cell takes part in (its config order):
  *
@@ -26,6 +26,10 @@
  *    48     8  doorbell   guest address of the channel's doorbell
  *                         register, 0: none (see below)
  *    56    72  geom       struct chan_geom (include/colorguard/chan.h)
+ *   128     4  irq        a reader's doorbell interrupt: x86 vector,
+ *                         arm64 INTID (an edge-triggered SPI routed to
+ *                         vCPU 0 by the inmate); 0: none
+ *   132    12  spare      0
  *
  * The window, from window on: geom.writer_size bytes of the writer's
  * region, CHAN_PEERS_SIZE of the peers page, then a reader's own feedback
@@ -37,7 +41,10 @@
  * a 32-bit write of i to the channel's doorbell register (entry k's at
  * console + CELL_DOORBELL_REG_OFFSET + k * CELL_DOORBELL_REG_STRIDE),
  * handled in the kernel (KVM_IOEVENTFD): no exit to the runner. Any other
- * access of the register is an exit that fails the cell.
+ * access of the register is an exit that fails the cell. A reading cell
+ * is rung by an interrupt (irq), which KVM injects from the doorbell's
+ * eventfd (KVM_IRQFD): a writer's ring wakes a reader halted in the
+ * kernel, again without an exit.
  *
  * Where: the directory is the page below the comm page.
  *
@@ -64,6 +71,8 @@ struct cell_chan_entry {
 	chan_u64 window;
 	chan_u64 doorbell;
 	struct chan_geom geom;
+	chan_u32 irq;
+	chan_u32 spare[3];
 };
 
 struct cell_chan_dir {
@@ -75,7 +84,9 @@ struct cell_chan_dir {
 
 _Static_assert(sizeof(struct chan_geom) == 72, "chan_geom size");
 _Static_assert(CELL_CHAN_MAX == CELL_DOORBELL_REGS, "a doorbell register a channel");
-_Static_assert(sizeof(struct cell_chan_entry) == 128, "cell_chan_entry size");
+_Static_assert(sizeof(struct cell_chan_entry) == 144, "cell_chan_entry size");
+_Static_assert(__builtin_offsetof(struct cell_chan_entry, irq) == 128,
+	       "cell_chan_entry.irq");
 _Static_assert(__builtin_offsetof(struct cell_chan_entry, geom) == 56,
 	       "cell_chan_entry.geom");
 _Static_assert(__builtin_offsetof(struct cell_chan_dir, entry) == 16,

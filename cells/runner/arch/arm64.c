@@ -36,12 +36,16 @@
 #define INMATE_VA_LIMIT	(1ull << 39)	/* the inmate's identity map */
 #define HALF_GIB	(1ull << 29)
 
-#define GIC_NR_IRQS	64		/* KVM's least: no SPI is used */
+#define GIC_NR_IRQS	64		/* KVM's least: SPIs 32-63, doorbells' */
 #define GIC_DIST_SIZE	0x10000ull	/* then 128 KiB a redistributor */
 #define PMU_PPI		23		/* the PMU's overflow interrupt */
 
 /* vGIC registers the runner resets at every start (GICv3 offsets). */
 #define GICD_CTLR	0x0000
+#define GICD_ICENABLER1	0x0184		/* SPIs 32-63 */
+#define GICD_ISPENDR1	0x0204
+#define GICD_ICPENDR1	0x0284
+#define GICD_ICACTIVER1	0x0384
 #define GICR_SGI	0x10000		/* the SGI/PPI frame */
 #define GICR_ICENABLER0	(GICR_SGI + 0x180)
 #define GICR_ISPENDR0	(GICR_SGI + 0x200)
@@ -69,6 +73,24 @@ unsigned int cell_arch_extra_pages(struct cell_vm *vm)
 {
 	(void)vm;
 	return 0;	/* the inmate builds its own translation table */
+}
+
+/* SPI k: KVM's default routing takes GSI k to INTID 32 + k. */
+uint32_t cell_arch_doorbell_irq(unsigned int k)
+{
+	return 32 + k;
+}
+
+_Static_assert(32 + CELL_CHAN_MAX <= GIC_NR_IRQS, "an SPI per channel");
+
+int cell_arch_doorbell_routes(struct cell_vm *vm, uint32_t mask, char *why,
+			      size_t len)
+{
+	(void)vm;
+	(void)mask;
+	(void)why;
+	(void)len;
+	return 0;
 }
 
 int cell_arch_check_layout(struct cell_vm *vm, char *why, size_t len)
@@ -301,14 +323,27 @@ static const struct gic_quiet {
 	{ KVM_DEV_ARM_VGIC_GRP_CPU_SYSREGS, ICC_PMR_EL1, 0, "ICC_PMR_EL1" },
 };
 
+/* The shared interrupts (the doorbells') as quiet, in the distributor. */
+static const struct gic_quiet gic_quiet_spis[] = {
+	{ KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_ICENABLER1, ~0u, "GICD_ICENABLER1" },
+	{ KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_ICPENDR1, ~0u, "GICD_ICPENDR1" },
+	{ KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_ISPENDR1, 0, "GICD_ISPENDR1" },
+	{ KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_ICACTIVER1, ~0u, "GICD_ICACTIVER1" },
+};
+
 static int gic_reset(struct cell_vm *vm, char *why, size_t len)
 {
-	uint32_t off = 0;
+	uint32_t off = 0, v;
 	unsigned int i, r;
 	int ret;
 
 	ret = gic_attr(vm, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR, &off,
 		       "GICD_CTLR", why, len);
+	for (r = 0; !ret && r < ARRAY_SIZE(gic_quiet_spis); r++) {
+		v = gic_quiet_spis[r].val;
+		ret = gic_attr(vm, gic_quiet_spis[r].group, gic_quiet_spis[r].reg, &v,
+			       gic_quiet_spis[r].name, why, len);
+	}
 	for (i = 0; !ret && i < vm->nr_vcpus; i++) {
 		/* KVM's MPIDR of vCPU n: Aff0 = n % 16, Aff1 = n / 16 */
 		uint64_t mpidr = ((uint64_t)(i & 15) << 32) |

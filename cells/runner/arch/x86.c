@@ -89,6 +89,49 @@ int cell_arch_vm_init(struct cell_vm *vm, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Vector 33 + k, after the timer's: the inmate library handles vectors
+ * 32-63. An MSI to APIC ID 0 (vCPU 0), fixed delivery, edge.
+ */
+#define DOORBELL_VECTOR_FIRST	33
+#define MSI_ADDR_BASE		0xfee00000u
+
+uint32_t cell_arch_doorbell_irq(unsigned int k)
+{
+	return DOORBELL_VECTOR_FIRST + k;
+}
+
+int cell_arch_doorbell_routes(struct cell_vm *vm, uint32_t mask, char *why,
+			      size_t len)
+{
+	struct kvm_irq_routing *r;
+	unsigned int k, n = 0;
+	int ret = 0;
+
+	r = calloc(1, sizeof(*r) + 32 * sizeof(r->entries[0]));
+	if (!r) {
+		cell_why(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (k = 0; k < 32; k++) {
+		if (!(mask & (1u << k)))
+			continue;
+		r->entries[n].gsi = k;
+		r->entries[n].type = KVM_IRQ_ROUTING_MSI;
+		r->entries[n].u.msi.address_lo = MSI_ADDR_BASE;
+		r->entries[n].u.msi.data = cell_arch_doorbell_irq(k);
+		n++;
+	}
+	r->nr = n;
+	if (ioctl(vm->vm_fd, KVM_SET_GSI_ROUTING, r)) {
+		ret = -errno;
+		cell_why(why, len, "KVM_SET_GSI_ROUTING for the doorbells: %s",
+			 strerror(-ret));
+	}
+	free(r);
+	return ret;
+}
+
 /* The host's supported CPUID, as many entries as it has. */
 static struct kvm_cpuid2 *supported_cpuid(struct cell_vm *vm)
 {
