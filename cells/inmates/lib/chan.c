@@ -81,6 +81,7 @@ int cell_chan_open(struct cell_chan *c, const char *name)
 	c->window = (uint8_t *)(uintptr_t)e->window;
 	c->peers = (const volatile struct chan_peers *)(c->window + c->g.writer_size);
 	c->doorbell = (volatile uint32_t *)(uintptr_t)e->doorbell;
+	c->irq = e->irq;
 	return c->role == CELL_CHAN_WRITER ? writer_open(c) : reader_open(c);
 }
 
@@ -232,4 +233,42 @@ uint64_t cell_chan_lost(const struct cell_chan *c)
 enum chan_broken cell_chan_broken(const struct cell_chan *c)
 {
 	return c->role == CELL_CHAN_READER ? chan_broken(&c->r) : CHAN_BROKEN_NONE;
+}
+
+/* The doorbells' interrupts taken, by vector. */
+static volatile uint64_t doorbell_hits[INMATE_NR_IRQS];
+
+static void doorbell_irq(unsigned int vector)
+{
+	doorbell_hits[vector - INMATE_IRQ_FIRST]++;
+}
+
+static int irq_ok(const struct cell_chan *c)
+{
+	return c->role == CELL_CHAN_READER && c->irq >= INMATE_IRQ_FIRST &&
+	       c->irq < INMATE_IRQ_FIRST + INMATE_NR_IRQS &&
+	       (c->g.flags & CHAN_F_DOORBELL);
+}
+
+int cell_chan_irq_on(struct cell_chan *c)
+{
+	if (!irq_ok(c) || irq_set_handler(c->irq, doorbell_irq))
+		return -CHAN_EINVAL;
+	return 0;
+}
+
+int cell_chan_sleep(struct cell_chan *c)
+{
+	if (c->role != CELL_CHAN_READER)
+		return -CHAN_EINVAL;
+	/* The ring is asked for before the last look: none is missed. */
+	if (chan_arm(&c->r))
+		return 1;
+	wait_for_interrupt();
+	return 0;
+}
+
+uint64_t cell_chan_irqs(const struct cell_chan *c)
+{
+	return irq_ok(c) ? doorbell_hits[c->irq - INMATE_IRQ_FIRST] : 0;
 }

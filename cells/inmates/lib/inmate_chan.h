@@ -24,6 +24,7 @@ struct cell_chan {
 	struct chan_geom g;
 	uint32_t role;			/* CELL_CHAN_WRITER or _READER */
 	uint32_t index;			/* a reader's index */
+	uint32_t irq;			/* a reader's doorbell interrupt, 0: none */
 	uint8_t *window;
 	const volatile struct chan_peers *peers;
 	volatile uint32_t *doorbell;	/* NULL: none */
@@ -60,6 +61,20 @@ int cell_chan_recv(struct cell_chan *c, void *buf, uint32_t cap, uint32_t *len,
 		   uint64_t timeout_us);
 uint64_t cell_chan_lost(const struct cell_chan *c);
 enum chan_broken cell_chan_broken(const struct cell_chan *c);
+
+/*
+ * A reader asleep until its writer rings. cell_chan_irq_on() takes the
+ * channel's doorbell interrupt on the calling vCPU (after irq_init()):
+ * 0, or -CHAN_EINVAL for a channel without one. cell_chan_sleep(), with
+ * interrupts off, asks the writer for a ring and halts until an
+ * interrupt comes, the doorbell's or any other (the caller's timer bounds
+ * the sleep): 1 without halting when there is something to read, 0 after
+ * the halt. The halt and the ring stay in the kernel: no exit.
+ * cell_chan_irqs(): the doorbell's interrupts taken.
+ */
+int cell_chan_irq_on(struct cell_chan *c);
+int cell_chan_sleep(struct cell_chan *c);
+uint64_t cell_chan_irqs(const struct cell_chan *c);
 
 /* State channel: publish (writer), read the latest (reader). */
 int cell_chan_publish(struct cell_chan *c, const void *buf, uint32_t len);
