@@ -10,8 +10,9 @@
 # a cell and two root readers woken by the doorbell (KVM_IOEVENTFD), a
 # lapped reader's exact losses, a state latch never read torn, a writer
 # that restarts (the readers follow it), a receive that times out, and a
-# reader's stray write, which fails that reader only. Sourced by vm-run
-# (mm-color set up, KVM's static keys held). 12 points (vm-run's plan
+# reader's stray write, which fails that reader only, and a reading cell
+# woken by the doorbell's interrupt. Sourced by vm-run
+# (mm-color set up, KVM's static keys held). 13 points (vm-run's plan
 # counts them).
 
 CCFG=./chan.cfg
@@ -179,6 +180,22 @@ if [ "$(result ep1 sent)" = 100 ] && [ "$(result ep2 sent)" = 100 ] &&
 else
 	sed 's/^/# /' epoch.err
 	tap_not_ok "writer restart: runs sent $(result ep1 sent) and $(result ep2 sent) ($(all_of ep2 error timeouts)); reader $(all_of epoch received lost bad restarts broken error)"
+fi
+
+# A reading cell asleep (halted in the kernel) until root Linux's writer
+# rings its doorbell: an interrupt from KVM_IRQFD, no exit.
+cell_bg bell_r $CCFG rt -s "chan=bell mode=sleep n=200 timeout_ms=20000"
+sleep 1
+peer bell -t 20000 -g 2000 linux bell send 200
+peer_wait bell
+wait $PID_bell_r
+if has bell_r '^cell rt: shut down' && whole bell_r 200 &&
+   [ "$(result bell_r doorbell_irqs)" -gt 0 ] 2>/dev/null &&
+   [ "$(result bell_r sleeps)" -gt 0 ] 2>/dev/null; then
+	tap_ok "doorbell into a cell: 200 records accounted for asleep, $(all_of bell_r received lost sleeps doorbell_irqs timer_ticks)writer $(all_of bell rung); $(sed -n 's/^cell rt: run time .*, \(exits mmio=[0-9]*\) .*/\1/p' bell_r.out) in all"
+else
+	show bell_r
+	tap_not_ok "doorbell into a cell: $(all_of bell_r received lost bad sleeps doorbell_irqs timer_ticks no_irq error) writer $(all_of bell sent rung error)"
 fi
 
 # A receive with nobody writing ends at its timeout.

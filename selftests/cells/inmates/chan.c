@@ -12,6 +12,8 @@
  *                  or one wait of timeout_ms finds none; wait_ms first
  *   mode=publish   publish values 1..n of a state channel, gap_us apart
  *   mode=read      read a state channel until value n or timeout_ms
+ *   mode=sleep     as recv, asleep between records until the writer rings
+ *                  the doorbell (its interrupt) or a 10 ms timer tick
  *   mode=stray     write into the writer's region, which is read-only
  *   mode=timeout   take what is there, then one receive of timeout_ms on a
  *                  channel nobody writes
@@ -129,6 +131,61 @@ static int do_recv(struct cell_chan *c, uint64_t n, uint64_t timeout_ms)
 	return 0;
 }
 
+static volatile uint64_t timer_ticks;
+
+static void tick(uint64_t deadline, uint64_t now)
+{
+	(void)deadline;
+	(void)now;
+	timer_ticks++;
+}
+
+static int do_sleep(struct cell_chan *c, uint64_t n, uint64_t timeout_ms)
+{
+	uint64_t got = 0, bad = 0, sleeps = 0, last, limit = ns_to_ticks(timeout_ms * 1000000);
+	uint32_t max = c->g.max_record, len;
+	int ret = 0;
+
+	if (irq_init() || cell_chan_irq_on(c) || timer_init(0) ||
+	    timer_start(10000000, tick)) {
+		result_set("no_irq", 1);
+		iprintf("no doorbell interrupt (irq %u) or no timer\n", c->irq);
+		return 0;
+	}
+	irq_disable();
+	last = ticks();
+	while (got + cell_chan_lost(c) < n) {
+		ret = cell_chan_recv(c, buf, BUF_MAX, &len, 0);
+		if (!ret) {
+			bad += !pat_ok(buf, len, got + cell_chan_lost(c), max);
+			got++;
+			last = ticks();
+			continue;
+		}
+		if (ret != -CHAN_EAGAIN)
+			break;
+		if (ticks() - last >= limit) {
+			ret = -CHAN_ETIMEDOUT;
+			break;
+		}
+		sleeps += !cell_chan_sleep(c);
+	}
+	timer_stop();
+	irq_enable();
+	result_set("received", got);
+	result_set("lost", cell_chan_lost(c));
+	result_set("bad", bad);
+	result_set("broken", cell_chan_broken(c));
+	result_set("sleeps", sleeps);
+	result_set("doorbell_irqs", cell_chan_irqs(c));
+	result_set("timer_ticks", timer_ticks);
+	result_set("error", ret < 0 ? -ret : 0);
+	iprintf("received %llu records asleep between them: %llu sleeps, %llu doorbell interrupts, %llu timer ticks\n",
+		(unsigned long long)got, (unsigned long long)sleeps,
+		(unsigned long long)cell_chan_irqs(c), (unsigned long long)timer_ticks);
+	return 0;
+}
+
 static int do_publish(struct cell_chan *c, uint64_t n, uint64_t gap_us)
 {
 	uint32_t max = c->g.max_record;
@@ -202,7 +259,7 @@ int inmate_main(void)
 	int ret;
 
 	if (arg_str("chan", name, sizeof(name)) || arg_str("mode", mode, sizeof(mode))) {
-		iprintf("usage: chan=NAME mode=send|recv|publish|read|stray|timeout\n");
+		iprintf("usage: chan=NAME mode=send|recv|sleep|publish|read|stray|timeout\n");
 		return 1;
 	}
 	ret = cell_chan_open(&c, name);
@@ -218,6 +275,8 @@ int inmate_main(void)
 		return do_send(&c, n, timeout_ms, arg_u64("gap_us", 0));
 	if (!strncmp(mode, "recv", sizeof(mode)))
 		return do_recv(&c, n, timeout_ms);
+	if (!strncmp(mode, "sleep", sizeof(mode)))
+		return do_sleep(&c, n, timeout_ms);
 	if (!strncmp(mode, "publish", sizeof(mode)))
 		return do_publish(&c, n, arg_u64("gap_us", 0));
 	if (!strncmp(mode, "read", sizeof(mode)))
