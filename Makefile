@@ -353,7 +353,7 @@ check-full:
 		CHECK_THOROUGH=1 \
 		CHECK_VM="$(CHECK_FULL_VM)" CHECK_LLC= CHECK_DEBUG_SKIP=interference CHECK_RT_SKIP= \
 		CHECK_CELLS="x86_64:debian arm64:debian x86_64:debug arm64:debug" \
-		CHECK_NEGATIVE="x86_64:debian x86_64:debug arm64:debug"
+		CHECK_NEGATIVE="x86_64:debian arm64:debian x86_64:debug arm64:debug"
 
 # Benchmarks print their tables; they assert nothing about speed.
 BENCH_ICOUNT := shift=0,sleep=off
