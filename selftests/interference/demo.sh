@@ -6,7 +6,9 @@
 # pagemap), a stress-ng hog on CPU 1 held to its memguard budget; where the
 # guest runs KVM (make demo boots it so), the critical side once more as
 # a real cell: critbench as a KVM inmate with all its RAM in colors 8-15,
-# then timer-latency there (a 1 kHz local timer: its latency line), then
+# under the LLC model that cell's chase solo, next to an unprotected hog
+# and next to the hog with colorguard on (model windows 24-26), then
+# timer-latency there (a 1 kHz local timer: its latency line), then
 # rt-task there publishing each job's time through a channel that a root
 # Linux reader prints (channels.cfg); then a table of what happened and a
 # verdict. Prints TAP points.
@@ -58,11 +60,47 @@ llc_hog_stop() {
 	kill $LLC_HOG 2>/dev/null
 	wait $LLC_HOG 2>/dev/null
 }
+# The same chase as the cell rt (where the guest runs KVM), each measured
+# round of 100K steps (the task's --ops) a model window (ids 24-26,
+# host-check's second line; the last round of an id counts). 4 MiB of
+# cell RAM instead of 32: under the model every byte the runner maps and
+# clears costs its share. A one-line stream leaves the chase's lines in
+# the LLC between rounds.
+LLC_CFG=./demo-llc.cfg
+llc_cell() {	# llc_cell ID [--no-color]
+	./colorguard cell run $LLC_CFG rt ../cells/critbench.bin $2 \
+		-s "ws=256K accesses=100K stream=64 rounds=3 llc_window=$1" --results --timeout 120 \
+		> llc-cell-$1.out 2>&1
+	_rc=$?
+	echo $_rc >> llc-cell.rc
+	if [ $_rc = 0 ]; then
+		grep 'per chase access' llc-cell-$1.out | sed 's/^/    /'
+	else
+		sed 's/^/    /' llc-cell-$1.out
+	fi
+}
+if [ "$CG_ARCH" = x86_64 ]; then
+	for m in irqbypass ccp kvm kvm-amd; do
+		insmod /modules/linux/$m.ko 2>/dev/null
+	done
+fi
 if [ "$CG_LLC" = 1 ]; then
 	step "LLC model: critical task alone, then next to an unprotected hog"
 	llc_chase 21
 	llc_hog
 	llc_chase 22
+	if [ -c /dev/kvm ]; then
+		awk '/virt = "0";/ { sub(/size = "32M"/, "size = \"4M\"") } { print }' \
+			$CFG > $LLC_CFG
+		: > llc-cell.rc
+		# Before the partition nothing protects the cell: root Linux
+		# (the hog) has every color, CPU 1 no budget, and the runner
+		# gives a colored cell no colors root Linux has, so anonymous.
+		step "LLC model: critical cell rt next to the same unprotected hog (window 25):" \
+			"no partition yet (root_colors $(rd $C/root_colors), memguard budgets" \
+			"$(rd $M/budgets)), the cell on anonymous memory of every color (--no-color)"
+		llc_cell 25 --no-color
+	fi
 	llc_hog_stop
 fi
 step "colorguard apply demo.cfg (memguard read event $EV; root Linux leaves colors 8-15)"
@@ -106,11 +144,6 @@ fi
 # its whole RAM in colors 8-15 (the demo.cfg cell "rt"), next to the hog.
 cell_rc=skip lat_rc=skip pub_rc=skip
 LAT_N=2000 PUB_N=20
-if [ "$CG_ARCH" = x86_64 ]; then
-	for m in irqbypass ccp kvm kvm-amd; do
-		insmod /modules/linux/$m.ko 2>/dev/null
-	done
-fi
 if [ -c /dev/kvm ]; then
 	step "critical cell rt as a KVM inmate: critbench on CPU 0 over colors 8-15, the hog on CPU 1"
 	stress-ng --stream 1 --stream-l3-size 1M --taskset 1 -t 30 --quiet &
@@ -121,6 +154,14 @@ if [ -c /dev/kvm ]; then
 	kill $HOG 2>/dev/null
 	wait $HOG 2>/dev/null
 	sed 's/^/    /' cell.out
+	if [ "$CG_LLC" = 1 ]; then
+		step "LLC model: critical cell rt alone (critbench inmate, chase 256 KiB, CPU 0; window 24)"
+		llc_cell 24
+		step "LLC model: critical cell rt next to the hog, colorguard on (window 26)"
+		llc_hog
+		llc_cell 26
+		llc_hog_stop
+	fi
 	step "critical cell rt: timer-latency, a 1 kHz local timer on CPU 0, the hog on CPU 1"
 	stress-ng --stream 1 --stream-l3-size 1M --taskset 1 -t 30 --quiet &
 	HOG=$!
@@ -225,6 +266,10 @@ if [ "$pub_rc" != skip ]; then
 	tap_check "critical cell rt published every job through a channel; a root Linux reader got $PUB_N of them" \
 		test "$pub_rc" = 0 -a "$(result pubcell published)" = 1000 -a "$reader_rc" = 0 \
 		-a "$(grep -c '^job [0-9]* exec_ns [0-9]*$' pub.out)" = $PUB_N
+fi
+if [ -s llc-cell.rc ]; then
+	tap_check "LLC model: the cell's three runs (windows 24-26) shut down" \
+		test "$(sort -u llc-cell.rc)" = 0 -a "$(wc -l < llc-cell.rc)" = 3
 fi
 tap_check "root Linux: >= 95% of fresh anonymous pages in its colors" \
 	test -n "$rp" -a $(( ${ri:-0} * 100 / ${rp:-1} )) -ge 95

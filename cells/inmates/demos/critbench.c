@@ -4,12 +4,18 @@
  * chase over a working set (args ws=SIZE, default 256K: a share of the
  * LLC) in a random cyclic order of cache lines, then a stream (read and
  * write, stream=SIZE, default 1M) over the cell's RAM above the image.
- * rounds=N repeats both. bwlock=PERMILLE holds memguard's bandwidth lock
- * at that level around the measured rounds (the cell's config must allow
- * it: bwlock = true). Results, per access, go to the comm region in
- * hundredths of a cycle of the counter named by cycles_name() (arm64
- * PMCCNTR, x86 TSC): nothing is printed per round, exits are expensive.
+ * rounds=N repeats both; accesses=N is the steps of each chase round
+ * (default or 0: every line four times). bwlock=PERMILLE holds
+ * memguard's bandwidth lock at that level around the measured rounds (the
+ * cell's config must allow it: bwlock = true). llc_window=ID (1..1000)
+ * makes each measured chase round a window of the shared-LLC model
+ * (scripts/llcsim/); the warm-up and the streams stay outside. Results,
+ * per access, go to the comm region in hundredths of a cycle of the
+ * counter named by cycles_name() (arm64 PMCCNTR, x86 TSC): nothing is
+ * printed per round, exits are expensive.
  */
+#include <colorguard/llcsim.h>
+
 #include "inmate.h"
 
 #define LINE	64
@@ -20,6 +26,8 @@ int inmate_main(void)
 	uint64_t stream = arg_u64("stream", 1 << 20);
 	uint64_t rounds = arg_u64("rounds", 3);
 	uint64_t bwlock = arg_u64("bwlock", 0);
+	uint64_t llc_window = arg_u64("llc_window", 0);
+	uint64_t steps = arg_u64("accesses", 0);
 	uintptr_t heap = (uintptr_t)__image_end;
 	uint64_t end = comm->ram_base + comm->ram_size;
 	uint64_t lines, accesses, best_chase = ~0ull, best_stream = ~0ull;
@@ -27,6 +35,11 @@ int inmate_main(void)
 	volatile uint64_t *s;
 	uintptr_t *buf;
 
+	if (llc_window > 1000) {
+		iprintf("critbench: llc_window=%llu out of range (1..1000)\n",
+			(unsigned long long)llc_window);
+		return 1;
+	}
 	if (ws < LINE * 2 || stream < LINE || rounds == 0 ||
 	    (uint64_t)heap + ws + stream > end) {
 		iprintf("critbench: ws=%llu stream=%llu do not fit the %llu bytes above the image\n",
@@ -35,7 +48,7 @@ int inmate_main(void)
 		return 1;
 	}
 	lines = ws / LINE;
-	accesses = lines * 4;
+	accesses = steps ? steps : lines * 4;
 	buf = (uintptr_t *)heap;
 	s = (volatile uint64_t *)(uintptr_t)(heap + ws);
 	chase_build(buf, lines);
@@ -55,9 +68,13 @@ int inmate_main(void)
 				(const char *)comm->bwlock_reason);
 	}
 	for (r = 0; r < rounds; r++) {
+		if (llc_window)
+			llcsim_window_start(llc_window);
 		t0 = cycles();
 		sink += chase_run(buf, accesses);
 		t1 = cycles();
+		if (llc_window)
+			llcsim_window_end();
 		if (t1 - t0 < best_chase)
 			best_chase = t1 - t0;
 		t0 = cycles();
